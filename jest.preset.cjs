@@ -1,0 +1,26 @@
+// Shared Jest settings: every package and service runs its TypeScript through SWC, and resolves the
+// workspace libraries to their sources so tests never depend on a stale build.
+const path = require('node:path')
+
+const root = __dirname
+const libraries = ['signing', 'schemas', 'idp-clients', 'testkit']
+
+/** @param {string} dir the package or service folder */
+module.exports = function preset(dir) {
+  return {
+    displayName: require(path.join(dir, 'package.json')).name,
+    rootDir: dir,
+    testEnvironment: 'node',
+    testMatch: ['<rootDir>/test/**/*.test.ts', '<rootDir>/*.test.ts'],
+    transform: {
+      '^.+\\.ts$': [
+        '@swc/jest',
+        { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' } },
+      ],
+    },
+    moduleNameMapper: Object.fromEntries(
+      libraries.map((name) => [`^@pf/${name}$`, path.join(root, 'packages', name, 'src', 'index.ts')]),
+    ),
+    testTimeout: 30_000,
+  }
+}

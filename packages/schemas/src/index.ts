@@ -1,0 +1,52 @@
+export {
+  CALLBACK_STATUSES,
+  DELIVERY_MECHANISMS,
+  JSON_SCHEMA_DIALECT,
+  WEBHOOK_EVENT_KINDS,
+  WEBHOOK_ID_PREFIX,
+} from './constants'
+export type { CallbackStatus, DeliveryMechanism, WebhookEventKind } from './constants'
+
+export { DeliverySpecSchema, QueryEnvelopeSchema } from './query-envelope'
+export type { DeliverySpec, QueryEnvelope } from './query-envelope'
+export { CompaniesParametersSchema, SanctionsParametersSchema } from './search-parameters'
+export type { CompaniesParameters, SanctionsParameters } from './search-parameters'
+export { CallbackPayloadSchema } from './callback-payload'
+export type { CallbackPayload } from './callback-payload'
+export { DeliveryResultSchema } from './delivery-result'
+export type { DeliveryResult } from './delivery-result'
+export { WebhookEnvelopeSchema } from './webhook-envelope'
+export type { WebhookEnvelope, WebhookEvent } from './webhook-envelope'
+export {
+  PurchaseCompletedDataSchema,
+  PurchaseFailedDataSchema,
+  SessionCreatedDataSchema,
+  SessionEndedDataSchema,
+  SessionExtendedDataSchema,
+  WEBHOOK_EVENT_DATA_SCHEMAS,
+} from './webhook-events'
+export type {
+  PurchaseCompletedData,
+  PurchaseFailedData,
+  SessionCreatedData,
+  SessionEndedData,
+  SessionExtendedData,
+  WebhookEventDataMap,
+} from './webhook-events'
+
+export type { ValidationResult } from './validation-result'
+export { createValidator } from './create-validator'
+export {
+  validateCallbackPayload,
+  validateCompaniesParameters,
+  validateDeliveryResult,
+  validateQueryEnvelope,
+  validateSanctionsParameters,
+  validateWebhookEnvelope,
+} from './validators'
+export { isKnownEventKind, validateWebhookEvent } from './validate-webhook-event'
+
+export { resolveDeliveryMechanism } from './resolve-delivery-mechanism'
+export { deliveryObjectKey, resolveS3Target } from './resolve-s3-target'
+export type { S3Target } from './resolve-s3-target'
+export { serializeCallbackPayload } from './serialize-callback-payload'

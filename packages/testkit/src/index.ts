@@ -1,0 +1,6 @@
+export { startRedis } from './start-redis'
+export type { RedisHandle, StartRedisOptions } from './start-redis'
+export { locateSharedDir } from './locate-shared-dir'
+export { loadTestVectors } from './load-test-vectors'
+export type { DerivedPasswordVector, SignatureVector, TestVectors } from './load-test-vectors'
+export { freePort } from './lib/free-port'

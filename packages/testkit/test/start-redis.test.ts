@@ -1,0 +1,43 @@
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
+import { locateSharedDir, startRedis } from '@pf/testkit'
+import { redisPing } from '../src/lib/redis-ping'
+
+const hostPort = (url: string) => {
+  const { hostname, port } = new URL(url)
+  return [hostname, Number(port)] as const
+}
+
+describe('startRedis starts a private, throw-away redis-server', () => {
+  it('answers PING on its own port, and stop/start take it down and up again on that port', async () => {
+    const redis = await startRedis()
+    try {
+      expect(redis.isPrivate).toBe(true)
+      expect(redis.url).not.toBe('redis://127.0.0.1:6379')
+      expect(await redisPing(...hostPort(redis.url))).toBe(true)
+      await redis.stop()
+      expect(await redisPing(...hostPort(redis.url))).toBe(false)
+      await redis.start()
+      expect(await redisPing(...hostPort(redis.url))).toBe(true)
+    } finally {
+      await redis.stop()
+    }
+  })
+
+  it('falls back to the given URL when the binary is not installed', async () => {
+    const redis = await startRedis({ binary: 'no-such-redis-server', fallbackUrl: 'redis://127.0.0.1:6390' })
+    expect(redis).toMatchObject({ url: 'redis://127.0.0.1:6390', isPrivate: false })
+    await redis.stop()
+  })
+})
+
+describe('locateSharedDir', () => {
+  it('finds shared/ beside the repository, from any folder inside it', () => {
+    const shared = locateSharedDir(__dirname)
+    expect(existsSync(join(shared, 'spec', 'marketplace-integration.md'))).toBe(true)
+  })
+
+  it('says where it looked when there is no workspace above', () => {
+    expect(() => locateSharedDir('/')).toThrow(/no pnpm-workspace.yaml above/)
+  })
+})
