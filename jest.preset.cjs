@@ -3,7 +3,7 @@
 const path = require('node:path')
 
 const root = __dirname
-const libraries = ['signing', 'schemas', 'idp-clients', 'testkit']
+const libraries = ['signing', 'schemas', 'idp-clients', 'testkit', 'service-kit']
 
 /** @param {string} dir the package or service folder */
 module.exports = function preset(dir) {

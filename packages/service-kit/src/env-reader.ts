@@ -1,0 +1,90 @@
+import { ConfigError } from './config-error'
+
+export type Env = Readonly<Record<string, string | undefined>>
+
+/**
+ * Reads settings from an environment, collecting every problem so that a bad configuration is reported in
+ * one go; `done()` throws a `ConfigError` listing them. Empty strings count as unset.
+ *
+ * @example
+ * const env = createEnvReader(process.env)
+ * const config = { port: env.int('PORT', { default: 3001, min: 1, max: 65535 }), secret: env.required('SECRET') }
+ * env.done()
+ */
+export function createEnvReader(env: Env) {
+  const problems: string[] = []
+  const raw = (name: string) => {
+    const value = env[name]?.trim()
+    return value === undefined || value === '' ? undefined : value
+  }
+
+  return {
+    optional(name: string): string | undefined {
+      return raw(name)
+    },
+    string(name: string, fallback: string): string {
+      return raw(name) ?? fallback
+    },
+    required(name: string, hint = ''): string {
+      const value = raw(name)
+      if (value === undefined) problems.push(`${name} is required${hint ? ` (${hint})` : ''}`)
+      return value ?? ''
+    },
+    int(name: string, { default: fallback, min = -Infinity, max = Infinity }: { default: number; min?: number; max?: number }) {
+      const value = raw(name)
+      if (value === undefined) return fallback
+      const parsed = Number(value)
+      if (!Number.isInteger(parsed) || parsed < min || parsed > max) {
+        const range = [min > -Infinity && `>= ${min}`, max < Infinity && `<= ${max}`].filter(Boolean).join(' and ')
+        problems.push(`${name} must be an integer${range ? ` ${range}` : ''} (got "${value}")`)
+        return fallback
+      }
+      return parsed
+    },
+    bool(name: string, fallback: boolean): boolean {
+      const value = raw(name)?.toLowerCase()
+      if (value === undefined) return fallback
+      if (['true', '1', 'yes'].includes(value)) return true
+      if (['false', '0', 'no'].includes(value)) return false
+      problems.push(`${name} must be true or false (got "${value}")`)
+      return fallback
+    },
+    oneOf<T extends string>(name: string, values: readonly T[], fallback?: T): T {
+      const value = raw(name)
+      if (value === undefined && fallback !== undefined) return fallback
+      if (value === undefined || !(values as readonly string[]).includes(value)) {
+        problems.push(`${name} must be one of ${values.join(', ')}${value === undefined ? '' : ` (got "${value}")`}`)
+        return fallback ?? (values[0] as T)
+      }
+      return value as T
+    },
+    list(name: string): string[] {
+      return (raw(name) ?? '')
+        .split(',')
+        .map((item) => item.trim())
+        .filter(Boolean)
+    },
+    url(name: string, fallback?: string): string {
+      const value = raw(name) ?? fallback
+      if (value === undefined) {
+        problems.push(`${name} is required`)
+        return ''
+      }
+      try {
+        new URL(value)
+      } catch {
+        problems.push(`${name} must be a URL (got "${value}")`)
+      }
+      return value
+    },
+    /** Records a problem found by a cross-field check. */
+    problem(message: string): void {
+      problems.push(message)
+    },
+    done(): void {
+      if (problems.length > 0) throw new ConfigError(problems)
+    },
+  }
+}
+
+export type EnvReader = ReturnType<typeof createEnvReader>

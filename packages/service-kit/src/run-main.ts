@@ -1,0 +1,51 @@
+import type { Logger } from 'pino'
+import { ConfigError } from './config-error'
+
+/**
+ * Runs a service's start-up; a bad configuration or a failed start prints one clear line on stderr and
+ * exits with code 1.
+ *
+ * @example
+ * runMain('provider', async () => { const config = loadConfig(process.env); ... })
+ */
+export function runMain(name: string, start: () => Promise<void>): void {
+  start().catch((error: unknown) => {
+    const message = error instanceof ConfigError ? error.message : `failed to start: ${(error as Error)?.message ?? error}`
+    process.stderr.write(`${name}: ${message}\n`)
+    process.exit(1)
+  })
+}
+
+/**
+ * On SIGTERM or SIGINT, runs `shutdown` once (stop accepting, drain in-flight work, close connections), then
+ * exits 0; exits 1 if draining takes longer than `timeoutMs`.
+ */
+export function onShutdownSignal(
+  logger: Logger,
+  shutdown: () => Promise<void>,
+  { timeoutMs = 30_000 }: { timeoutMs?: number } = {},
+): void {
+  let started = false
+  const handle = (signal: NodeJS.Signals) => {
+    if (started) return
+    started = true
+    logger.info({ signal }, 'shutting down: draining in-flight work')
+    const timer = setTimeout(() => {
+      logger.error({ timeoutMs }, 'shutdown timed out')
+      process.exit(1)
+    }, timeoutMs)
+    timer.unref()
+    shutdown().then(
+      () => {
+        logger.info('shutdown complete')
+        process.exit(0)
+      },
+      (error: unknown) => {
+        logger.error({ err: error }, 'shutdown failed')
+        process.exit(1)
+      },
+    )
+  }
+  process.once('SIGTERM', handle)
+  process.once('SIGINT', handle)
+}

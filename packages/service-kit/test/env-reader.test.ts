@@ -1,0 +1,34 @@
+import { ConfigError, createEnvReader } from '@pf/service-kit'
+
+describe('createEnvReader collects every configuration problem into one readable error', () => {
+  it('reads values with defaults, treating empty strings as unset', () => {
+    const env = createEnvReader({ PORT: '8080', EMPTY: '  ', FLAG: 'yes', LIST: 'a, b,,c' })
+    expect(env.int('PORT', { default: 1 })).toBe(8080)
+    expect(env.string('EMPTY', 'fallback')).toBe('fallback')
+    expect(env.bool('FLAG', false)).toBe(true)
+    expect(env.list('LIST')).toEqual(['a', 'b', 'c'])
+    expect(env.oneOf('STYLE', ['realm', 'tenant'] as const, 'realm')).toBe('realm')
+    expect(() => env.done()).not.toThrow()
+  })
+
+  it('throws one ConfigError naming each bad setting', () => {
+    const env = createEnvReader({ PORT: 'eighty', STYLE: 'ldap', FLAG: 'maybe', URL: 'nope' })
+    env.required('SECRET')
+    env.int('PORT', { default: 1, min: 1, max: 65535 })
+    env.oneOf('STYLE', ['realm', 'tenant'] as const)
+    env.bool('FLAG', false)
+    env.url('URL')
+    let error: unknown
+    try {
+      env.done()
+    } catch (caught) {
+      error = caught
+    }
+    expect(error).toBeInstanceOf(ConfigError)
+    expect((error as ConfigError).message).toBe(
+      'invalid configuration: SECRET is required; PORT must be an integer >= 1 and <= 65535 (got "eighty"); ' +
+        'STYLE must be one of realm, tenant (got "ldap"); FLAG must be true or false (got "maybe"); ' +
+        'URL must be a URL (got "nope")',
+    )
+  })
+})

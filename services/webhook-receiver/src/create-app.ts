@@ -1,0 +1,32 @@
+import express, { type Express } from 'express'
+import type { Registry } from 'prom-client'
+import { createErrorHandler, createOpsRouter, type Logger } from '@pf/service-kit'
+import type { EventStore } from './queue/event-store'
+import { createReceiverMetrics } from './receiver-metrics'
+import { createWebhookRouter } from './routes/create-webhook-router'
+
+export interface ReceiverDeps {
+  config: { path: string; secrets: readonly [string, ...string[]]; maxBodyBytes: number }
+  store: EventStore
+  logger: Logger
+  registry: Registry
+}
+
+/**
+ * The receiver's Express app: the webhook route plus `/health`, `/ready` (Redis answers) and `/metrics`.
+ *
+ * @example
+ * const app = createApp({ config, store, logger, registry: createMetricsRegistry('pf_receiver') })
+ */
+export function createApp({ config, store, logger, registry }: ReceiverDeps): Express {
+  const app = express()
+  app.disable('x-powered-by')
+  const metrics = createReceiverMetrics(registry, store)
+  app.use(createOpsRouter({ registry, ready: () => store.ping() }))
+  app.use(createWebhookRouter({ ...config, store, metrics, logger }))
+  app.use((_req, res) => {
+    res.status(404).json({ error: 'not found' })
+  })
+  app.use(createErrorHandler({ logger }))
+  return app
+}

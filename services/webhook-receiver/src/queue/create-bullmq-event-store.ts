@@ -1,0 +1,94 @@
+import { randomUUID } from 'node:crypto'
+import { Queue } from 'bullmq'
+import type { Redis } from 'ioredis'
+import type { WebhookEnvelope } from '@pf/schemas'
+import { StoreUnavailableError } from '../errors'
+import type { AcceptOutcome, EventStore } from './event-store'
+import { WEBHOOK_QUEUE_NAME } from './queue-names'
+
+export interface BullmqEventStoreOptions {
+  connection: Redis
+  prefix: string
+  dedupTtlSeconds: number
+  enqueueTimeoutMs: number
+  jobAttempts: number
+  jobBackoffMs: number
+  keepCompleted: number
+  keepFailed: number
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} took longer than ${ms} ms`)), ms)
+  })
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer))
+}
+
+/**
+ * Stores each event as a BullMQ job, deduplicated by `webhookId`.
+ *
+ * Dedup uses BullMQ's `deduplication` option in throttle mode (an `id` with a `ttl`): the marker key is set
+ * inside the same Lua script that creates the job, so accepting and marking are one atomic step; a crash can
+ * neither store an event without its marker nor mark one without storing it. With a `ttl` the marker also
+ * survives the job's completion and trimming (BullMQ 5 removes it only on an explicit `job.remove()`), so a
+ * redelivery stays a duplicate for the whole window even after Redis has forgotten the job. A plain `jobId`
+ * would not: a removed job no longer blocks its id.
+ */
+export function createBullmqEventStore({
+  connection,
+  prefix,
+  dedupTtlSeconds,
+  enqueueTimeoutMs,
+  jobAttempts,
+  jobBackoffMs,
+  keepCompleted,
+  keepFailed,
+}: BullmqEventStoreOptions): EventStore & { queue: Queue } {
+  const queue = new Queue(WEBHOOK_QUEUE_NAME, {
+    connection,
+    prefix,
+    defaultJobOptions: {
+      attempts: jobAttempts,
+      backoff: { type: 'exponential', delay: jobBackoffMs, jitter: 0.5 },
+      removeOnComplete: { count: keepCompleted },
+      removeOnFail: { count: keepFailed },
+    },
+  })
+  // A Queue emits 'error' on connection loss; without a listener Node would crash the process.
+  queue.on('error', () => {})
+
+  return {
+    queue,
+    async accept(event: WebhookEnvelope): Promise<AcceptOutcome> {
+      // A fresh job id per request: when BullMQ deduplicates, it hands back the first job's id instead.
+      const jobId = randomUUID()
+      try {
+        const job = await withTimeout(
+          queue.add(event.event, event, {
+            jobId,
+            deduplication: { id: event.webhookId, ttl: dedupTtlSeconds * 1000 },
+          }),
+          enqueueTimeoutMs,
+          'storing the event in Redis',
+        )
+        return job.id === jobId ? 'accepted' : 'duplicate'
+      } catch (cause) {
+        throw new StoreUnavailableError('event store unavailable, retry later', { cause })
+      }
+    },
+    async ping() {
+      await withTimeout(connection.ping(), enqueueTimeoutMs, 'Redis PING')
+    },
+    async counts() {
+      return withTimeout(
+        queue.getJobCounts('waiting', 'active', 'delayed', 'prioritized', 'failed'),
+        enqueueTimeoutMs,
+        'counting jobs',
+      )
+    },
+    async close() {
+      await queue.close()
+    },
+  }
+}

@@ -1,0 +1,25 @@
+import { Redis, type RedisOptions } from 'ioredis'
+
+/**
+ * A Redis connection for the producer side: commands fail at once while disconnected (no offline queue), so
+ * the receiver answers 503 quickly instead of holding the platform's request past its 5 s budget; it keeps
+ * reconnecting in the background, so a Redis restart heals by itself.
+ */
+export function createProducerConnection(url: string, options: RedisOptions = {}): Redis {
+  return new Redis(url, {
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 1,
+    connectTimeout: 2000,
+    retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
+    ...options,
+  })
+}
+
+/** A connection for BullMQ workers: blocking commands need `maxRetriesPerRequest: null`. */
+export function createWorkerConnection(url: string, options: RedisOptions = {}): Redis {
+  return new Redis(url, {
+    maxRetriesPerRequest: null,
+    retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
+    ...options,
+  })
+}

@@ -1,0 +1,60 @@
+import { Counter, Gauge, Histogram, type Registry } from 'prom-client'
+import type { EventStore } from './queue/event-store'
+
+export type RejectReason =
+  | 'signature'
+  | 'too_large'
+  | 'invalid_json'
+  | 'invalid_envelope'
+  | 'store_unavailable'
+  | 'body_read'
+  | 'other'
+
+/** The receiver's metrics, on the app's own registry. */
+export function createReceiverMetrics(registry: Registry, store: EventStore) {
+  return {
+    accepted: new Counter({
+      name: 'pf_webhooks_accepted_total',
+      help: 'Events verified and durably stored, by kind',
+      labelNames: ['event'],
+      registers: [registry],
+    }),
+    duplicates: new Counter({
+      name: 'pf_webhooks_duplicates_total',
+      help: 'Redeliveries of an already accepted webhookId, acknowledged and not stored again',
+      registers: [registry],
+    }),
+    unknownKinds: new Counter({
+      name: 'pf_webhooks_unknown_kind_total',
+      help: 'Verified events of a kind this receiver does not know, acknowledged and ignored',
+      registers: [registry],
+    }),
+    rejected: new Counter({
+      name: 'pf_webhooks_rejected_total',
+      help: 'Requests refused, by reason',
+      labelNames: ['reason'],
+      registers: [registry],
+    }),
+    enqueueSeconds: new Histogram({
+      name: 'pf_webhook_enqueue_duration_seconds',
+      help: 'Time to store an event in Redis (dedup + enqueue)',
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+      registers: [registry],
+    }),
+    queueDepth: new Gauge({
+      name: 'pf_webhook_queue_jobs',
+      help: 'Jobs in the webhook queue, by state',
+      labelNames: ['state'],
+      registers: [registry],
+      async collect() {
+        try {
+          for (const [state, count] of Object.entries(await store.counts())) this.set({ state }, count)
+        } catch {
+          // Redis away: keep the last values rather than fail the whole scrape.
+        }
+      },
+    }),
+  }
+}
+
+export type ReceiverMetrics = ReturnType<typeof createReceiverMetrics>

@@ -1,0 +1,91 @@
+import { UnrecoverableError, Worker } from 'bullmq'
+import type { Redis } from 'ioredis'
+import { Counter, Histogram, type Registry } from 'prom-client'
+import type { Logger } from '@pf/service-kit'
+import { isUnrecoverable, type WebhookHandlers } from '../handlers'
+import { WEBHOOK_QUEUE_NAME } from '../queue/queue-names'
+import { dispatchEvent } from './dispatch-event'
+
+export interface WebhookWorkerOptions {
+  connection: Redis
+  prefix: string
+  handlers: WebhookHandlers
+  logger: Logger
+  registry: Registry
+  concurrency: number
+  /** How long a job's lock lasts without renewal: after a crash, the job is picked up again past it. */
+  lockDurationMs: number
+  stalledIntervalMs: number
+}
+
+/**
+ * The BullMQ worker: each job is validated and dispatched to the handler of its kind. A thrown error is
+ * retried with the job's exponential backoff and jitter; an unrecoverable one, or the last attempt, leaves the
+ * job in the failed set (the dead letters). A worker killed mid-job loses nothing: its lock expires and the
+ * stalled-job check hands the job to another worker.
+ */
+export function createWebhookWorker({
+  connection,
+  prefix,
+  handlers,
+  logger,
+  registry,
+  concurrency,
+  lockDurationMs,
+  stalledIntervalMs,
+}: WebhookWorkerOptions): Worker {
+  const processed = new Counter({
+    name: 'pf_webhook_jobs_total',
+    help: 'Jobs run by the worker, by kind and outcome (handled, no_handler, retry, dead_letter)',
+    labelNames: ['event', 'outcome'],
+    registers: [registry],
+  })
+  const duration = new Histogram({
+    name: 'pf_webhook_handler_duration_seconds',
+    help: 'Time spent in handlers',
+    labelNames: ['event'],
+    registers: [registry],
+  })
+
+  const worker = new Worker(
+    WEBHOOK_QUEUE_NAME,
+    async (job) => {
+      const webhookId = (job.data as { webhookId?: string } | undefined)?.webhookId
+      const context = {
+        jobId: job.id ?? '',
+        attempt: job.attemptsMade + 1,
+        maxAttempts: job.opts.attempts ?? 1,
+        logger: logger.child({ event: job.name, webhookId, jobId: job.id }),
+      }
+      const stopTimer = duration.startTimer({ event: job.name })
+      try {
+        const outcome = await dispatchEvent(job.data, handlers, context)
+        processed.inc({ event: job.name, outcome: outcome === 'handled' ? 'handled' : 'no_handler' })
+      } catch (error) {
+        if (isUnrecoverable(error)) throw new UnrecoverableError((error as Error).message)
+        throw error
+      } finally {
+        stopTimer()
+      }
+    },
+    {
+      connection,
+      prefix,
+      concurrency,
+      lockDuration: lockDurationMs,
+      stalledInterval: stalledIntervalMs,
+      maxStalledCount: 2,
+    },
+  )
+
+  worker.on('failed', (job, error) => {
+    if (!job) return
+    const dead = job.attemptsMade >= (job.opts.attempts ?? 1) || isUnrecoverable(error)
+    processed.inc({ event: job.name, outcome: dead ? 'dead_letter' : 'retry' })
+    const fields = { event: job.name, webhookId: job.data?.webhookId, jobId: job.id, attempt: job.attemptsMade, err: error }
+    if (dead) logger.error(fields, 'handler failed for good: job is in the dead letters')
+    else logger.warn(fields, 'handler failed: will retry')
+  })
+  worker.on('error', (error) => logger.warn({ err: error }, 'worker connection error (reconnecting)'))
+  return worker
+}
