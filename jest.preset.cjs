@@ -21,6 +21,5 @@ module.exports = function preset(dir) {
     moduleNameMapper: Object.fromEntries(
       libraries.map((name) => [`^@pf/${name}$`, path.join(root, 'packages', name, 'src', 'index.ts')]),
     ),
-    testTimeout: 30_000,
   }
 }

@@ -30,12 +30,17 @@ export function createEnvReader(env: Env) {
       if (value === undefined) problems.push(`${name} is required${hint ? ` (${hint})` : ''}`)
       return value ?? ''
     },
-    int(name: string, { default: fallback, min = -Infinity, max = Infinity }: { default: number; min?: number; max?: number }) {
+    int(
+      name: string,
+      { default: fallback, min = -Infinity, max = Infinity }: { default: number; min?: number; max?: number },
+    ) {
       const value = raw(name)
       if (value === undefined) return fallback
       const parsed = Number(value)
       if (!Number.isInteger(parsed) || parsed < min || parsed > max) {
-        const range = [min > -Infinity && `>= ${min}`, max < Infinity && `<= ${max}`].filter(Boolean).join(' and ')
+        const range = [min > -Infinity && `>= ${min}`, max < Infinity && `<= ${max}`]
+          .filter(Boolean)
+          .join(' and ')
         problems.push(`${name} must be an integer${range ? ` ${range}` : ''} (got "${value}")`)
         return fallback
       }
@@ -53,7 +58,9 @@ export function createEnvReader(env: Env) {
       const value = raw(name)
       if (value === undefined && fallback !== undefined) return fallback
       if (value === undefined || !(values as readonly string[]).includes(value)) {
-        problems.push(`${name} must be one of ${values.join(', ')}${value === undefined ? '' : ` (got "${value}")`}`)
+        problems.push(
+          `${name} must be one of ${values.join(', ')}${value === undefined ? '' : ` (got "${value}")`}`,
+        )
         return fallback ?? (values[0] as T)
       }
       return value as T

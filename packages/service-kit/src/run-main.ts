@@ -10,7 +10,8 @@ import { ConfigError } from './config-error'
  */
 export function runMain(name: string, start: () => Promise<void>): void {
   start().catch((error: unknown) => {
-    const message = error instanceof ConfigError ? error.message : `failed to start: ${(error as Error)?.message ?? error}`
+    const message =
+      error instanceof ConfigError ? error.message : `failed to start: ${(error as Error)?.message ?? error}`
     process.stderr.write(`${name}: ${message}\n`)
     process.exit(1)
   })

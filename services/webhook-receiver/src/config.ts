@@ -80,7 +80,10 @@ export function loadReceiverConfig(source: Env): ReceiverConfig {
     path,
     tls: readTls(env),
     maxBodyBytes: env.int('WEBHOOK_MAX_BODY_BYTES', { default: 1024 * 1024, min: 1024 }),
-    dedupTtlSeconds: env.int('WEBHOOK_DEDUP_TTL_SECONDS', { default: 7 * DAY, min: PLATFORM_RETRY_HORIZON_SECONDS }),
+    dedupTtlSeconds: env.int('WEBHOOK_DEDUP_TTL_SECONDS', {
+      default: 7 * DAY,
+      min: PLATFORM_RETRY_HORIZON_SECONDS,
+    }),
     enqueueTimeoutMs: env.int('WEBHOOK_ENQUEUE_TIMEOUT_MS', { default: 2000, min: 50, max: 4000 }),
     jobAttempts: env.int('WEBHOOK_JOB_ATTEMPTS', { default: 10, min: 1 }),
     jobBackoffMs: env.int('WEBHOOK_JOB_BACKOFF_MS', { default: 1000, min: 1 }),

@@ -11,11 +11,18 @@ export interface HandlerContext {
   attempt: number
   maxAttempts: number
   /** A pino logger bound to the event kind and webhookId. */
-  logger: { info(obj: object, msg?: string): void; warn(obj: object, msg?: string): void; error(obj: object, msg?: string): void }
+  logger: {
+    info(obj: object, msg?: string): void
+    warn(obj: object, msg?: string): void
+    error(obj: object, msg?: string): void
+  }
 }
 
 /** A handler for one kind; a thrown error means retry (unless it is unrecoverable). */
-export type WebhookHandler<K extends WebhookEventKind> = (event: WebhookEvent<K>, context: HandlerContext) => Promise<void>
+export type WebhookHandler<K extends WebhookEventKind> = (
+  event: WebhookEvent<K>,
+  context: HandlerContext,
+) => Promise<void>
 
 /** The module contract of WEBHOOK_HANDLERS: `export const handlers = { 'session.created': async (event) => … }`. */
 export type WebhookHandlers = { [K in WebhookEventKind]?: WebhookHandler<K> }

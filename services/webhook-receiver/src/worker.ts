@@ -1,5 +1,12 @@
 import express from 'express'
-import { createLogger, createMetricsRegistry, createOpsRouter, listen, onShutdownSignal, runMain } from '@pf/service-kit'
+import {
+  createLogger,
+  createMetricsRegistry,
+  createOpsRouter,
+  listen,
+  onShutdownSignal,
+  runMain,
+} from '@pf/service-kit'
 import { loadWorkerConfig } from './config'
 import { checkEvictionPolicy } from './queue/check-eviction-policy'
 import { createWorkerConnection } from './queue/create-redis-connection'
@@ -16,12 +23,23 @@ runMain('webhook-worker', async () => {
   connection.on('error', () => {}) // reported by the worker's own 'error' event
 
   const registry = createMetricsRegistry('pf_worker')
-  const worker = createWebhookWorker({ connection, prefix: config.queuePrefix, handlers, logger, registry, ...config })
+  const worker = createWebhookWorker({
+    connection,
+    prefix: config.queuePrefix,
+    handlers,
+    logger,
+    registry,
+    ...config,
+  })
   const ops = express()
   ops.use(createOpsRouter({ registry, ready: async () => void (await connection.ping()) }))
   const server = await listen(ops, { port: config.port })
   logger.info(
-    { handlers: config.handlersPath ?? 'built-in (log each event)', concurrency: config.concurrency, ops: server.url },
+    {
+      handlers: config.handlersPath ?? 'built-in (log each event)',
+      concurrency: config.concurrency,
+      ops: server.url,
+    },
     'webhook worker running',
   )
 

@@ -11,6 +11,7 @@ import {
   waitFor,
   workerDefaults,
   type StartedReceiver,
+  json,
 } from './support'
 
 let redis: RedisHandle
@@ -28,30 +29,39 @@ afterAll(() => redis.stop())
 const storedJobs = () => receiver.store.queue.getJobs(['waiting', 'active', 'delayed', 'completed', 'failed'])
 
 describe('POST /webhooks/pf verifies X-PF-Signature over the raw body (spec, receiver rule 1)', () => {
-  it.each(loadTestVectors().webhook)('accepts the test vector $value and stores the event as sent', async (v) => {
-    const res = await postSigned(receiver.webhookUrl, Buffer.from(v.body, 'utf8'), { signature: v.value })
-    expect(res.status).toBe(200)
-    expect(await res.json()).toEqual({ received: true })
-    const jobs = await storedJobs()
-    expect(jobs.map((job) => job.data)).toEqual([JSON.parse(v.body)])
-  })
+  it.each(loadTestVectors().webhook)(
+    'accepts the test vector $value and stores the event as sent',
+    async (v) => {
+      const res = await postSigned(receiver.webhookUrl, Buffer.from(v.body, 'utf8'), { signature: v.value })
+      expect(res.status).toBe(200)
+      expect(await json(res)).toEqual({ received: true })
+      const jobs = await storedJobs()
+      expect(jobs.map((job) => job.data)).toEqual([JSON.parse(v.body)])
+    },
+  )
 
   it('rejects a tampered body with 401 {error} and stores nothing', async () => {
     const body = JSON.stringify(makeEvent('session.created'))
     const signature = signWebhook(SECRET, body)
     const res = await postSigned(receiver.webhookUrl, body.replace('120', '121'), { signature })
     expect(res.status).toBe(401)
-    expect(Object.keys(await res.json())).toEqual(['error'])
+    expect(Object.keys(await json(res))).toEqual(['error'])
     expect(await storedJobs()).toHaveLength(0)
   })
 
   it('rejects a signature with a sha256= prefix (webhooks carry bare hex) and a missing header', async () => {
     const body = JSON.stringify(makeEvent('session.created'))
-    const prefixed = await postSigned(receiver.webhookUrl, body, { signature: `sha256=${signWebhook(SECRET, body)}` })
+    const prefixed = await postSigned(receiver.webhookUrl, body, {
+      signature: `sha256=${signWebhook(SECRET, body)}`,
+    })
     expect(prefixed.status).toBe(401)
-    const missing = await fetch(receiver.webhookUrl, { method: 'POST', body, headers: { 'content-type': 'application/json' } })
+    const missing = await fetch(receiver.webhookUrl, {
+      method: 'POST',
+      body,
+      headers: { 'content-type': 'application/json' },
+    })
     expect(missing.status).toBe(401)
-    expect(await missing.json()).toEqual({ error: 'missing X-PF-Signature header' })
+    expect(await json(missing)).toEqual({ error: 'missing X-PF-Signature header' })
     expect(await storedJobs()).toHaveLength(0)
   })
 
@@ -65,25 +75,28 @@ describe('POST /webhooks/pf verifies X-PF-Signature over the raw body (spec, rec
     const body = JSON.stringify(makeEvent('session.created', { padding: 'x'.repeat(70 * 1024) }))
     const res = await postSigned(receiver.webhookUrl, body)
     expect(res.status).toBe(413)
-    expect(Object.keys(await res.json())).toEqual(['error'])
+    expect(Object.keys(await json(res))).toEqual(['error'])
   })
 
   it('answers 400 {error} for a correctly signed body that is not JSON, or not an envelope', async () => {
     const notJson = await postSigned(receiver.webhookUrl, 'event=session.created')
     expect(notJson.status).toBe(400)
-    expect(Object.keys(await notJson.json())).toEqual(['error'])
+    expect(Object.keys(await json(notJson))).toEqual(['error'])
     const notEnvelope = await postSigned(receiver.webhookUrl, JSON.stringify({ event: 'session.created' }))
     expect(notEnvelope.status).toBe(400)
-    expect((await notEnvelope.json()).error).toMatch(/timestamp is required/)
+    expect((await json(notEnvelope)).error).toMatch(/timestamp is required/)
     expect(await storedJobs()).toHaveLength(0)
   })
 })
 
 describe('unknown event kinds are acknowledged and ignored (spec, receiver rule 4)', () => {
   it('answers 200 {received: true} and stores nothing', async () => {
-    const res = await postSigned(receiver.webhookUrl, JSON.stringify(makeEvent('session.paused', { data: {} })))
+    const res = await postSigned(
+      receiver.webhookUrl,
+      JSON.stringify(makeEvent('session.paused', { data: {} })),
+    )
     expect(res.status).toBe(200)
-    expect(await res.json()).toEqual({ received: true })
+    expect(await json(res)).toEqual({ received: true })
     expect(await storedJobs()).toHaveLength(0)
   })
 })
@@ -94,7 +107,7 @@ describe('deduplication by webhookId (spec, receiver rule 3)', () => {
     expect((await postSigned(receiver.webhookUrl, body)).status).toBe(200)
     const again = await postSigned(receiver.webhookUrl, body)
     expect(again.status).toBe(200)
-    expect(await again.json()).toEqual({ received: true })
+    expect(await json(again)).toEqual({ received: true })
     expect(await storedJobs()).toHaveLength(1)
   })
 
@@ -103,7 +116,9 @@ describe('deduplication by webhookId (spec, receiver rule 3)', () => {
     try {
       const body = JSON.stringify(makeEvent('session.created'))
       const results = await Promise.all(
-        Array.from({ length: 20 }, (_, i) => postSigned(i % 2 ? other.webhookUrl : receiver.webhookUrl, body)),
+        Array.from({ length: 20 }, (_, i) =>
+          postSigned(i % 2 ? other.webhookUrl : receiver.webhookUrl, body),
+        ),
       )
       expect(results.map((r) => r.status)).toEqual(Array(20).fill(200))
       expect(await storedJobs()).toHaveLength(1)
@@ -150,7 +165,7 @@ describe('ops endpoints', () => {
     await postSigned(receiver.webhookUrl, body)
     await postSigned(receiver.webhookUrl, body, { secret: 'wrong' })
     expect((await fetch(`${receiver.url}/health`)).status).toBe(200)
-    expect(await (await fetch(`${receiver.url}/ready`)).json()).toEqual({ status: 'ready' })
+    expect(await json(await fetch(`${receiver.url}/ready`))).toEqual({ status: 'ready' })
     const metrics = await (await fetch(`${receiver.url}/metrics`)).text()
     expect(metrics).toMatch(/pf_webhooks_accepted_total\{event="session.created"\} 1/)
     expect(metrics).toMatch(/pf_webhooks_duplicates_total 1/)
@@ -162,6 +177,6 @@ describe('ops endpoints', () => {
   it('answers 404 {error} elsewhere', async () => {
     const res = await fetch(`${receiver.url}/nope`)
     expect(res.status).toBe(404)
-    expect(await res.json()).toEqual({ error: 'not found' })
+    expect(await json(res)).toEqual({ error: 'not found' })
   })
 })

@@ -126,14 +126,21 @@ export function postSigned(
   return fetch(url, {
     method: 'POST',
     body,
-    headers: { 'content-type': 'application/json', [SIGNATURE_HEADER]: signature ?? signWebhook(secret, body) },
+    headers: {
+      'content-type': 'application/json',
+      [SIGNATURE_HEADER]: signature ?? signWebhook(secret, body),
+    },
     // The platform gives up after 5 s: every answer must come well before.
     signal: AbortSignal.timeout(4500),
   })
 }
 
 /** Polls until `check` returns true (or throws after `timeoutMs`). */
-export async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs = 10_000, what = 'condition') {
+export async function waitFor(
+  check: () => boolean | Promise<boolean>,
+  timeoutMs = 10_000,
+  what = 'condition',
+) {
   const deadline = Date.now() + timeoutMs
   while (Date.now() < deadline) {
     if (await check()) return
@@ -141,3 +148,6 @@ export async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs
   }
   throw new Error(`timed out waiting for ${what}`)
 }
+
+/** A response's JSON body, typed loosely for assertions. */
+export const json = async (res: Response) => (await res.json()) as Record<string, unknown>

@@ -9,7 +9,10 @@ export async function checkEvictionPolicy(connection: Redis, logger: Logger): Pr
   try {
     const [, policy] = (await connection.config('GET', 'maxmemory-policy')) as [string, string]
     if (policy !== 'noeviction') {
-      logger.warn({ policy }, 'Redis maxmemory-policy is not noeviction: queued webhooks and dedup markers may be evicted')
+      logger.warn(
+        { policy },
+        'Redis maxmemory-policy is not noeviction: queued webhooks and dedup markers may be evicted',
+      )
     }
   } catch (error) {
     logger.debug({ err: error }, 'could not read Redis maxmemory-policy')

@@ -40,37 +40,45 @@ export function createWebhookRouter({
   const [secret, ...additionalSecrets] = secrets
   const router = Router()
 
-  router.post(path, createVerifyMiddleware({ secret, additionalSecrets, limit: maxBodyBytes }), async (req, res) => {
-    const { body, signatureSecretIndex } = req as unknown as VerifiedRequest
-    const checked = validateWebhookEnvelope(body)
-    if (!checked.ok) throw new InvalidEnvelopeError(`not a webhook envelope: ${checked.error}`)
-    const envelope = checked.value
-    const context = { event: envelope.event, webhookId: envelope.webhookId }
-    if (signatureSecretIndex > 0) logger.info({ ...context, signatureSecretIndex }, 'signed with a previous secret')
+  router.post(
+    path,
+    createVerifyMiddleware({ secret, additionalSecrets, limit: maxBodyBytes }),
+    async (req, res) => {
+      const { body, signatureSecretIndex } = req as unknown as VerifiedRequest
+      const checked = validateWebhookEnvelope(body)
+      if (!checked.ok) throw new InvalidEnvelopeError(`not a webhook envelope: ${checked.error}`)
+      const envelope = checked.value
+      const context = { event: envelope.event, webhookId: envelope.webhookId }
+      if (signatureSecretIndex > 0)
+        logger.info({ ...context, signatureSecretIndex }, 'signed with a previous secret')
 
-    if (!isKnownEventKind(envelope.event)) {
-      metrics.unknownKinds.inc()
-      logger.warn(context, 'unknown event kind: acknowledged and ignored')
+      if (!isKnownEventKind(envelope.event)) {
+        metrics.unknownKinds.inc()
+        logger.warn(context, 'unknown event kind: acknowledged and ignored')
+        res.json({ received: true })
+        return
+      }
+
+      const stopTimer = metrics.enqueueSeconds.startTimer()
+      const outcome = await store.accept(envelope)
+      stopTimer()
+      if (outcome === 'duplicate') {
+        metrics.duplicates.inc()
+        logger.info(context, 'duplicate delivery: acknowledged, not stored again')
+      } else {
+        metrics.accepted.inc({ event: envelope.event })
+        logger.debug(context, 'event accepted')
+      }
       res.json({ received: true })
-      return
-    }
-
-    const stopTimer = metrics.enqueueSeconds.startTimer()
-    const outcome = await store.accept(envelope)
-    stopTimer()
-    if (outcome === 'duplicate') {
-      metrics.duplicates.inc()
-      logger.info(context, 'duplicate delivery: acknowledged, not stored again')
-    } else {
-      metrics.accepted.inc({ event: envelope.event })
-      logger.debug(context, 'event accepted')
-    }
-    res.json({ received: true })
-  })
+    },
+  )
 
   const countRejections: ErrorRequestHandler = (error: unknown, _req, _res, next) => {
     const code = (error as { code?: string }).code ?? ''
-    const known = error instanceof SigningError || error instanceof InvalidEnvelopeError || error instanceof StoreUnavailableError
+    const known =
+      error instanceof SigningError ||
+      error instanceof InvalidEnvelopeError ||
+      error instanceof StoreUnavailableError
     metrics.rejected.inc({ reason: known ? (reasons[code] ?? 'other') : 'other' })
     next(error)
   }

@@ -82,7 +82,13 @@ export function createWebhookWorker({
     if (!job) return
     const dead = job.attemptsMade >= (job.opts.attempts ?? 1) || isUnrecoverable(error)
     processed.inc({ event: job.name, outcome: dead ? 'dead_letter' : 'retry' })
-    const fields = { event: job.name, webhookId: job.data?.webhookId, jobId: job.id, attempt: job.attemptsMade, err: error }
+    const fields = {
+      event: job.name,
+      webhookId: job.data?.webhookId,
+      jobId: job.id,
+      attempt: job.attemptsMade,
+      err: error,
+    }
     if (dead) logger.error(fields, 'handler failed for good: job is in the dead letters')
     else logger.warn(fields, 'handler failed: will retry')
   })

@@ -6,13 +6,46 @@ import type { WebhookHandlers } from '../handlers'
  */
 export const defaultHandlers: WebhookHandlers = {
   'session.created': async ({ webhookId, data }, { logger }) =>
-    logger.info({ webhookId, sessionId: data.sessionId, userId: data.userId, orgId: data.orgId, expiresAt: data.expiresAt }, 'session.created'),
+    logger.info(
+      {
+        webhookId,
+        sessionId: data.sessionId,
+        userId: data.userId,
+        orgId: data.orgId,
+        expiresAt: data.expiresAt,
+      },
+      'session.created',
+    ),
   'session.extended': async ({ webhookId, data }, { logger }) =>
-    logger.info({ webhookId, sessionId: data.sessionId, newExpiresAt: data.newExpiresAt, newBalance: data.newBalance }, 'session.extended'),
+    logger.info(
+      { webhookId, sessionId: data.sessionId, newExpiresAt: data.newExpiresAt, newBalance: data.newBalance },
+      'session.extended',
+    ),
   'session.ended': async ({ webhookId, data }, { logger }) =>
-    logger.info({ webhookId, sessionId: data.sessionId, reason: data.reason, totalTokensSpent: data.totalTokensSpent }, 'session.ended'),
+    logger.info(
+      { webhookId, sessionId: data.sessionId, reason: data.reason, totalTokensSpent: data.totalTokensSpent },
+      'session.ended',
+    ),
   'purchase.completed': async ({ webhookId, data }, { logger }) =>
-    logger.info({ webhookId, purchaseId: data.purchaseId, itemId: data.itemId, tokenCost: data.tokenCost, idempotencyKey: data.idempotencyKey }, 'purchase.completed'),
+    logger.info(
+      {
+        webhookId,
+        purchaseId: data.purchaseId,
+        itemId: data.itemId,
+        tokenCost: data.tokenCost,
+        idempotencyKey: data.idempotencyKey,
+      },
+      'purchase.completed',
+    ),
   'purchase.failed': async ({ webhookId, data }, { logger }) =>
-    logger.info({ webhookId, itemId: data.itemId, errorCode: data.errorCode, currentBalance: data.currentBalance, required: data.required }, 'purchase.failed'),
+    logger.info(
+      {
+        webhookId,
+        itemId: data.itemId,
+        errorCode: data.errorCode,
+        currentBalance: data.currentBalance,
+        required: data.required,
+      },
+      'purchase.failed',
+    ),
 }

@@ -1,5 +1,10 @@
 import { validateWebhookEvent } from '@pf/schemas'
-import { UnrecoverableWebhookError, type HandlerContext, type WebhookHandler, type WebhookHandlers } from '../handlers'
+import {
+  UnrecoverableWebhookError,
+  type HandlerContext,
+  type WebhookHandler,
+  type WebhookHandlers,
+} from '../handlers'
 
 export type DispatchOutcome = 'handled' | 'no-handler'
 

@@ -16,7 +16,8 @@ export async function loadHandlers(path: string): Promise<WebhookHandlers> {
   }
   for (const [kind, handler] of Object.entries(handlers)) {
     if (!isKnownEventKind(kind)) throw new Error(`WEBHOOK_HANDLERS: unknown event kind "${kind}" in ${path}`)
-    if (typeof handler !== 'function') throw new Error(`WEBHOOK_HANDLERS: handler for "${kind}" is not a function`)
+    if (typeof handler !== 'function')
+      throw new Error(`WEBHOOK_HANDLERS: handler for "${kind}" is not a function`)
   }
   return handlers as WebhookHandlers
 }

@@ -1,0 +1,164 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createInterface } from 'node:readline'
+import { startRedis, type RedisHandle } from '@pf/testkit'
+import { makeEvent, postSigned, SECRET, startReceiver, uniquePrefix, waitFor } from './support'
+
+// These run the built entry points (dist/), as Kubernetes would; `pnpm test` builds first.
+const dist = join(__dirname, '..', 'dist')
+const children: ChildProcess[] = []
+let redis: RedisHandle
+
+beforeAll(async () => {
+  if (!existsSync(join(dist, 'worker.js')))
+    throw new Error('dist/ is missing: run `pnpm build` (pnpm test does)')
+  redis = await startRedis({ fallbackUrl: process.env.REDIS_URL })
+})
+afterEach(() => {
+  for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL')
+})
+afterAll(() => redis.stop())
+
+function start(entry: string, env: Record<string, string>) {
+  const child = spawn(process.execPath, [join(dist, entry)], {
+    env: { PATH: process.env.PATH, PORT: '0', LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  children.push(child)
+  const lines: Record<string, unknown>[] = []
+  createInterface({ input: child.stdout! }).on('line', (line) => {
+    try {
+      lines.push(JSON.parse(line))
+    } catch {
+      lines.push({ msg: line })
+    }
+  })
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
+  return { child, lines, exited }
+}
+
+// One handler written twice, as CommonJS and as an ES module: the first attempt of an event hangs (until the
+// process is killed), any later attempt records which process completed it.
+const handlerBody = `
+  async (event) => {
+    const marker = path.join(dir, 'started-' + event.webhookId)
+    if (!fs.existsSync(marker)) {
+      fs.writeFileSync(marker, String(process.pid))
+      await new Promise(() => {})
+    }
+    fs.appendFileSync(path.join(dir, 'done'), event.webhookId + ' ' + process.pid + '\\n')
+  }`
+
+function writeHandlerModules(dir: string) {
+  const cjs = join(dir, 'handlers.cjs')
+  const esm = join(dir, 'handlers.mjs')
+  writeFileSync(
+    cjs,
+    `const fs = require('fs'); const path = require('path'); const dir = ${JSON.stringify(dir)}
+exports.handlers = { 'session.created': ${handlerBody} }\n`,
+  )
+  writeFileSync(
+    esm,
+    `import fs from 'node:fs'; import path from 'node:path'; const dir = ${JSON.stringify(dir)}
+export const handlers = { 'session.created': ${handlerBody} }\n`,
+  )
+  return { cjs, esm }
+}
+
+describe('worker process', () => {
+  it('loses nothing when killed mid-job: another worker picks the stalled job up (CommonJS and ESM handlers)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pf-worker-'))
+    const modules = writeHandlerModules(dir)
+    const prefix = uniquePrefix()
+    const env = {
+      REDIS_URL: redis.url,
+      WEBHOOK_QUEUE_PREFIX: prefix,
+      WORKER_LOCK_DURATION_MS: '1000',
+      WORKER_STALLED_INTERVAL_MS: '500',
+    }
+    const receiver = await startReceiver(redis.url, prefix)
+    try {
+      const first = start('worker.js', { ...env, WEBHOOK_HANDLERS: modules.cjs })
+      await waitFor(() => first.lines.some((l) => l.msg === 'webhook worker running'), 10_000, 'worker A')
+      const event = makeEvent('session.created')
+      expect((await postSigned(receiver.webhookUrl, JSON.stringify(event))).status).toBe(200)
+      await waitFor(
+        () => existsSync(join(dir, `started-${event.webhookId}`)),
+        10_000,
+        'worker A to start the job',
+      )
+
+      first.child.kill('SIGKILL')
+      await first.exited
+      const second = start('worker.js', { ...env, WEBHOOK_HANDLERS: modules.esm })
+      await waitFor(() => existsSync(join(dir, 'done')), 20_000, 'worker B to finish the job')
+      expect(readFileSync(join(dir, 'done'), 'utf8')).toBe(`${event.webhookId} ${second.child.pid}\n`)
+    } finally {
+      await receiver.stop()
+    }
+  })
+
+  it('drains and exits 0 on SIGTERM', async () => {
+    const worker = start('worker.js', { REDIS_URL: redis.url, WEBHOOK_QUEUE_PREFIX: uniquePrefix() })
+    await waitFor(() => worker.lines.some((l) => l.msg === 'webhook worker running'), 10_000, 'the worker')
+    worker.child.kill('SIGTERM')
+    expect(await worker.exited).toBe(0)
+    expect(worker.lines.map((l) => l.msg)).toContain('shutdown complete')
+  })
+
+  it('exits 1 with one clear line when the handlers module is missing or malformed', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pf-worker-'))
+    const bad = join(dir, 'bad.cjs')
+    writeFileSync(bad, `exports.handlers = { 'session.paused': async () => {} }\n`)
+    for (const [path, message] of [
+      [join(dir, 'missing.cjs'), /Cannot find module/],
+      [bad, /unknown event kind "session.paused"/],
+    ] as const) {
+      const result = spawnSync(process.execPath, [join(dist, 'worker.js')], {
+        env: { PATH: process.env.PATH, REDIS_URL: redis.url, WEBHOOK_HANDLERS: path },
+        encoding: 'utf8',
+      })
+      expect(result.status).toBe(1)
+      expect(result.stderr.trim().split('\n')).toHaveLength(1)
+      expect(result.stderr).toMatch(/^webhook-worker: failed to start: /)
+      expect(result.stderr).toMatch(message)
+    }
+  })
+})
+
+describe('receiver process', () => {
+  it('exits 1 with one line naming every bad setting', () => {
+    const result = spawnSync(process.execPath, [join(dist, 'main.js')], {
+      env: { PATH: process.env.PATH, PORT: 'http', WEBHOOK_DEDUP_TTL_SECONDS: '60', TLS_CERT_FILE: '/x.pem' },
+      encoding: 'utf8',
+    })
+    expect(result.status).toBe(1)
+    expect(result.stderr).toBe(
+      'webhook-receiver: invalid configuration: PF_WEBHOOK_SECRET is required (comma-separated during a rotation); ' +
+        'PORT must be an integer >= 0 and <= 65535 (got "http"); TLS_CERT_FILE and TLS_KEY_FILE must be set together; ' +
+        'WEBHOOK_DEDUP_TTL_SECONDS must be an integer >= 25950 (got "60")\n',
+    )
+  })
+
+  it('serves, accepts a signed webhook, and drains and exits 0 on SIGTERM', async () => {
+    const receiver = start('main.js', {
+      REDIS_URL: redis.url,
+      PF_WEBHOOK_SECRET: SECRET,
+      WEBHOOK_QUEUE_PREFIX: uniquePrefix(),
+    })
+    await waitFor(
+      () => receiver.lines.some((l) => l.msg === 'webhook receiver listening'),
+      10_000,
+      'the receiver',
+    )
+    const { url } = receiver.lines.find((l) => l.msg === 'webhook receiver listening') as { url: string }
+    const res = await postSigned(`${url}/webhooks/pf`, JSON.stringify(makeEvent('session.created')))
+    expect(res.status).toBe(200)
+    receiver.child.kill('SIGTERM')
+    expect(await receiver.exited).toBe(0)
+    // Structured logs never carry the secret or the signature.
+    expect(JSON.stringify(receiver.lines)).not.toContain(SECRET)
+  })
+})
