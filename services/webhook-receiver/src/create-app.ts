@@ -22,8 +22,9 @@ export function createApp({ config, store, logger, registry }: ReceiverDeps): Ex
   const app = express()
   app.disable('x-powered-by')
   const metrics = createReceiverMetrics(registry, store)
-  app.use(createOpsRouter({ registry, ready: () => store.ping() }))
+  // The webhook route first: it is the hot path, and should not walk the ops routes on every event.
   app.use(createWebhookRouter({ ...config, store, metrics, logger }))
+  app.use(createOpsRouter({ registry, ready: () => store.ping() }))
   app.use((_req, res) => {
     res.status(404).json({ error: 'not found' })
   })

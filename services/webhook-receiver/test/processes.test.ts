@@ -1,14 +1,13 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import { spawnSync } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createInterface } from 'node:readline'
-import { startRedis, type RedisHandle } from '@pf/testkit'
+import { startRedis, startServiceProcess, type RedisHandle, type ServiceProcess } from '@pf/testkit'
 import { makeEvent, postSigned, SECRET, startReceiver, uniquePrefix, waitFor } from './support'
 
 // These run the built entry points (dist/), as Kubernetes would; `pnpm test` builds first.
 const dist = join(__dirname, '..', 'dist')
-const children: ChildProcess[] = []
+const running: ServiceProcess[] = []
 let redis: RedisHandle
 
 beforeAll(async () => {
@@ -16,27 +15,19 @@ beforeAll(async () => {
     throw new Error('dist/ is missing: run `pnpm build` (pnpm test does)')
   redis = await startRedis({ fallbackUrl: process.env.REDIS_URL })
 })
-afterEach(() => {
-  for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL')
+afterEach(async () => {
+  for (const service of running.splice(0)) await service.stop('SIGKILL')
 })
 afterAll(() => redis.stop())
 
-function start(entry: string, env: Record<string, string>) {
-  const child = spawn(process.execPath, [join(dist, entry)], {
+async function start(entry: 'main.js' | 'worker.js', env: Record<string, string>) {
+  const service = await startServiceProcess({
+    entry: join(dist, entry),
     env: { PATH: process.env.PATH, PORT: '0', LOG_LEVEL: 'info', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    readyMessage: entry === 'main.js' ? 'webhook receiver listening' : 'webhook worker running',
   })
-  children.push(child)
-  const lines: Record<string, unknown>[] = []
-  createInterface({ input: child.stdout! }).on('line', (line) => {
-    try {
-      lines.push(JSON.parse(line))
-    } catch {
-      lines.push({ msg: line })
-    }
-  })
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
-  return { child, lines, exited }
+  running.push(service)
+  return service
 }
 
 // One handler written twice, as CommonJS and as an ES module: the first attempt of an event hangs (until the
@@ -80,8 +71,7 @@ describe('worker process', () => {
     }
     const receiver = await startReceiver(redis.url, prefix)
     try {
-      const first = start('worker.js', { ...env, WEBHOOK_HANDLERS: modules.cjs })
-      await waitFor(() => first.lines.some((l) => l.msg === 'webhook worker running'), 10_000, 'worker A')
+      const first = await start('worker.js', { ...env, WEBHOOK_HANDLERS: modules.cjs })
       const event = makeEvent('session.created')
       expect((await postSigned(receiver.webhookUrl, JSON.stringify(event))).status).toBe(200)
       await waitFor(
@@ -90,9 +80,8 @@ describe('worker process', () => {
         'worker A to start the job',
       )
 
-      first.child.kill('SIGKILL')
-      await first.exited
-      const second = start('worker.js', { ...env, WEBHOOK_HANDLERS: modules.esm })
+      await first.stop('SIGKILL')
+      const second = await start('worker.js', { ...env, WEBHOOK_HANDLERS: modules.esm })
       await waitFor(() => existsSync(join(dir, 'done')), 20_000, 'worker B to finish the job')
       expect(readFileSync(join(dir, 'done'), 'utf8')).toBe(`${event.webhookId} ${second.child.pid}\n`)
     } finally {
@@ -101,11 +90,9 @@ describe('worker process', () => {
   })
 
   it('drains and exits 0 on SIGTERM', async () => {
-    const worker = start('worker.js', { REDIS_URL: redis.url, WEBHOOK_QUEUE_PREFIX: uniquePrefix() })
-    await waitFor(() => worker.lines.some((l) => l.msg === 'webhook worker running'), 10_000, 'the worker')
-    worker.child.kill('SIGTERM')
-    expect(await worker.exited).toBe(0)
-    expect(worker.lines.map((l) => l.msg)).toContain('shutdown complete')
+    const worker = await start('worker.js', { REDIS_URL: redis.url, WEBHOOK_QUEUE_PREFIX: uniquePrefix() })
+    expect(await worker.stop('SIGTERM')).toBe(0)
+    expect(worker.logs.map((l) => l.msg)).toContain('shutdown complete')
   })
 
   it('exits 1 with one clear line when the handlers module is missing or malformed', () => {
@@ -143,22 +130,16 @@ describe('receiver process', () => {
   })
 
   it('serves, accepts a signed webhook, and drains and exits 0 on SIGTERM', async () => {
-    const receiver = start('main.js', {
+    const receiver = await start('main.js', {
       REDIS_URL: redis.url,
       PF_WEBHOOK_SECRET: SECRET,
       WEBHOOK_QUEUE_PREFIX: uniquePrefix(),
     })
-    await waitFor(
-      () => receiver.lines.some((l) => l.msg === 'webhook receiver listening'),
-      10_000,
-      'the receiver',
-    )
-    const { url } = receiver.lines.find((l) => l.msg === 'webhook receiver listening') as { url: string }
+    const { url } = receiver.readyLine as { url: string }
     const res = await postSigned(`${url}/webhooks/pf`, JSON.stringify(makeEvent('session.created')))
     expect(res.status).toBe(200)
-    receiver.child.kill('SIGTERM')
-    expect(await receiver.exited).toBe(0)
+    expect(await receiver.stop('SIGTERM')).toBe(0)
     // Structured logs never carry the secret or the signature.
-    expect(JSON.stringify(receiver.lines)).not.toContain(SECRET)
+    expect(JSON.stringify(receiver.logs)).not.toContain(SECRET)
   })
 })

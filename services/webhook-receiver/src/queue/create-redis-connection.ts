@@ -7,6 +7,9 @@ import { Redis, type RedisOptions } from 'ioredis'
  */
 export function createProducerConnection(url: string, options: RedisOptions = {}): Redis {
   return new Redis(url, {
+    // Commands issued in the same tick (many concurrent webhooks) go out in one write: batched enqueues
+    // without a batching layer of our own.
+    enableAutoPipelining: true,
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
     connectTimeout: 2000,

@@ -51,11 +51,15 @@ export function createWebhookWorker({
     WEBHOOK_QUEUE_NAME,
     async (job) => {
       const webhookId = (job.data as { webhookId?: string } | undefined)?.webhookId
+      let bound: Logger | undefined
       const context = {
         jobId: job.id ?? '',
         attempt: job.attemptsMade + 1,
         maxAttempts: job.opts.attempts ?? 1,
-        logger: logger.child({ event: job.name, webhookId, jobId: job.id }),
+        // Made on first use: a pino child costs more than a no-op handler, and most handlers never log.
+        get logger() {
+          return (bound ??= logger.child({ event: job.name, webhookId, jobId: job.id }))
+        },
       }
       const stopTimer = duration.startTimer({ event: job.name })
       try {

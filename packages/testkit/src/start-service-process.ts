@@ -1,0 +1,84 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { createInterface } from 'node:readline'
+
+export interface ServiceProcess {
+  child: ChildProcess
+  /** Every stdout line, parsed as JSON (pino) when it is, else `{ msg: line }`. */
+  logs: Record<string, unknown>[]
+  /** Everything written to stderr. */
+  stderr: () => string
+  /** The log line that said the process was ready. */
+  readyLine: Record<string, unknown>
+  /** Resolves with the exit code (null when killed by a signal). */
+  exited: Promise<number | null>
+  /** Sends a signal (default SIGTERM) and waits for the exit. */
+  stop(signal?: NodeJS.Signals): Promise<number | null>
+}
+
+export interface StartServiceProcessOptions {
+  /** The script to run with this Node (e.g. `services/provider/dist/main.js`). */
+  entry: string
+  args?: string[]
+  env?: Record<string, string | undefined>
+  cwd?: string
+  /** The `msg` of the log line that means "ready". */
+  readyMessage: string
+  timeoutMs?: number
+}
+
+/**
+ * Starts a service's entry point as a child process and resolves once it logs `readyMessage`; rejects with
+ * its stderr if it exits first or takes longer than `timeoutMs`.
+ *
+ * @example
+ * const receiver = await startServiceProcess({ entry: 'dist/main.js', env, readyMessage: 'webhook receiver listening' })
+ * const { url } = receiver.readyLine as { url: string }
+ */
+export function startServiceProcess({
+  entry,
+  args = [],
+  env = {},
+  cwd,
+  readyMessage,
+  timeoutMs = 15_000,
+}: StartServiceProcessOptions): Promise<ServiceProcess> {
+  const child = spawn(process.execPath, [entry, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] })
+  const logs: Record<string, unknown>[] = []
+  let stderr = ''
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
+  process.once('exit', () => child.kill('SIGKILL'))
+
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL')
+      reject(new Error(`${entry} did not log "${readyMessage}" within ${timeoutMs} ms\n${stderr}`))
+    }, timeoutMs)
+    void exited.then((code) => {
+      clearTimeout(timer)
+      reject(new Error(`${entry} exited with code ${code} before it was ready\n${stderr}`))
+    })
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      let entryLine: Record<string, unknown>
+      try {
+        entryLine = JSON.parse(line) as Record<string, unknown>
+      } catch {
+        entryLine = { msg: line }
+      }
+      logs.push(entryLine)
+      if (entryLine.msg !== readyMessage) return
+      clearTimeout(timer)
+      resolve({
+        child,
+        logs,
+        stderr: () => stderr,
+        readyLine: entryLine,
+        exited,
+        async stop(signal = 'SIGTERM') {
+          if (child.exitCode === null && child.signalCode === null) child.kill(signal)
+          return exited
+        },
+      })
+    })
+  })
+}

@@ -1,0 +1,9 @@
+// The baseline of the receiver benchmark: an Express 5 hello-world answering the same POST without any work.
+const express = require('express')
+
+const app = express()
+app.post('/webhooks/pf', (_req, res) => res.json({ received: true }))
+const server = app.listen(0, '127.0.0.1', () => {
+  console.log(JSON.stringify({ msg: 'listening', url: `http://127.0.0.1:${server.address().port}` }))
+})
+process.on('SIGTERM', () => server.close(() => process.exit(0)))
