@@ -1,0 +1,67 @@
+import { readFileSync } from 'node:fs'
+import { basename } from 'node:path'
+import { countryName, normalizeCountry } from '../search/normalize-country'
+import type { Company, SanctionEntry, SanctionEntryType } from './records'
+
+function readLines(path: string): Record<string, unknown>[] {
+  return readFileSync(path, 'utf8')
+    .split('\n')
+    .map((line, index) => [line.trim(), index + 1] as const)
+    .filter(([line]) => line.length > 0)
+    .map(([line, number]) => {
+      try {
+        return JSON.parse(line) as Record<string, unknown>
+      } catch {
+        throw new Error(`${basename(path)} line ${number} is not JSON`)
+      }
+    })
+}
+
+const text = (value: unknown) => (typeof value === 'string' && value.trim() ? value.trim() : null)
+const list = (value: unknown) =>
+  Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []
+
+/** Companies in JSON Lines: `{"id","name","country","industry","city"}` per line; `name` required. */
+export function loadCompaniesJsonl(path: string): Company[] {
+  const source = basename(path)
+  return readLines(path).map((line, index) => {
+    const name = text(line.name)
+    if (!name) throw new Error(`${source} record ${index + 1} has no name`)
+    const country = normalizeCountry(text(line.country))
+    return {
+      id: text(line.id) ?? `${source}:${index + 1}`,
+      name,
+      country,
+      countryName: countryName(country),
+      industry: text(line.industry),
+      city: text(line.city),
+      source,
+    }
+  })
+}
+
+/**
+ * Sanctioned parties in JSON Lines: `{"id","name","type","programs","aliases","countries","remarks"}` per
+ * line; `id` and `name` required, `countries` as names or codes.
+ */
+export function loadSanctionsJsonl(path: string): SanctionEntry[] {
+  const source = basename(path)
+  return readLines(path).map((line, index) => {
+    const id = text(line.id)
+    const name = text(line.name)
+    if (!id || !name) throw new Error(`${source} record ${index + 1} needs an id and a name`)
+    const type = text(line.type) as SanctionEntryType | null
+    return {
+      id,
+      name,
+      type: type && ['individual', 'entity', 'vessel', 'aircraft'].includes(type) ? type : 'entity',
+      programs: list(line.programs),
+      aliases: list(line.aliases),
+      countries: list(line.countries)
+        .map(normalizeCountry)
+        .filter((c): c is string => c !== null),
+      remarks: text(line.remarks),
+      source,
+    }
+  })
+}
