@@ -6,3 +6,5 @@ export type { DerivedPasswordVector, SignatureVector, TestVectors } from './load
 export { freePort } from './lib/free-port'
 export { startServiceProcess } from './start-service-process'
 export type { ServiceProcess, StartServiceProcessOptions } from './start-service-process'
+export { startS3Server } from './start-s3-server'
+export type { S3ServerHandle, StartS3ServerOptions } from './start-s3-server'

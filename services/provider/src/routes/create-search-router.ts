@@ -1,0 +1,58 @@
+import { Router, type Request } from 'express'
+import {
+  validateCompaniesParameters,
+  validateQueryEnvelope,
+  validateSanctionsParameters,
+  type QueryEnvelope,
+} from '@pf/schemas'
+import { InvalidEnvelopeError, InvalidParametersError, OutboundUrlError } from '../errors'
+import { checkOutboundUrl } from '../outbound/check-outbound-url'
+import { runQuery, type QueryDeps } from '../query/run-query'
+import { SAFE_QUERY_ID } from '../query/safe-query-id'
+import type { SearchEngine } from '../search/search-engine'
+
+/** Spec, query-processing table, first row: queryId or callbackUrl missing → 400 `{error}`, no callback. */
+function readEnvelope(req: Request, allowPrivate: boolean): QueryEnvelope {
+  const checked = validateQueryEnvelope(req.body)
+  if (!checked.ok) throw new InvalidEnvelopeError(`invalid query envelope: ${checked.error}`)
+  const envelope = checked.value
+  if (!SAFE_QUERY_ID.test(envelope.queryId)) {
+    throw new InvalidEnvelopeError(
+      'invalid query envelope: queryId may hold only letters, digits and ._:- (max 128)',
+    )
+  }
+  try {
+    checkOutboundUrl(envelope.callbackUrl, 'callbackUrl', { allowPrivate })
+  } catch (error) {
+    if (error instanceof OutboundUrlError)
+      throw new InvalidEnvelopeError(`invalid query envelope: ${error.message}`)
+    throw error
+  }
+  return envelope
+}
+
+/** `POST /api/search/companies` and `POST /api/search/sanctions`. */
+export function createSearchRouter(engine: SearchEngine, deps: QueryDeps): Router {
+  const router = Router()
+
+  router.post('/api/search/companies', async (req, res) => {
+    const envelope = readEnvelope(req, deps.outbound.allowPrivate)
+    const parameters = validateCompaniesParameters(envelope.parameters ?? {})
+    if (!parameters.ok)
+      throw new InvalidParametersError(`invalid parameters: ${parameters.error}`, envelope.queryId)
+    const answer = await runQuery('companies', envelope, () => engine.searchCompanies(parameters.value), deps)
+    res.status(answer.status).json(answer.body)
+  })
+
+  router.post('/api/search/sanctions', async (req, res) => {
+    const envelope = readEnvelope(req, deps.outbound.allowPrivate)
+    // Spec, second row: parameters.name missing or empty → 400 {error, queryId}, no callback.
+    const parameters = validateSanctionsParameters(envelope.parameters ?? {})
+    if (!parameters.ok)
+      throw new InvalidParametersError(`invalid parameters: ${parameters.error}`, envelope.queryId)
+    const answer = await runQuery('sanctions', envelope, () => engine.searchSanctions(parameters.value), deps)
+    res.status(answer.status).json(answer.body)
+  })
+
+  return router
+}

@@ -1,0 +1,35 @@
+import type { CompaniesParameters, SanctionsParameters } from '@pf/schemas'
+import type { Datasets } from '../datasets/records'
+import { CompaniesIndex } from './companies-index'
+import { SanctionsIndex } from './sanctions-index'
+
+/** Defaults for the parameters this kit adds to the spec's. */
+export const SEARCH_DEFAULTS = { companiesLimit: 100, sanctionsThreshold: 85, sanctionsLimit: 20 }
+
+/** Both searches over the datasets loaded at start. */
+export class SearchEngine {
+  private constructor(
+    readonly companies: CompaniesIndex,
+    readonly sanctions: SanctionsIndex,
+  ) {}
+
+  static build(datasets: Pick<Datasets, 'companies' | 'sanctions'>): SearchEngine {
+    return new SearchEngine(
+      CompaniesIndex.build(datasets.companies),
+      SanctionsIndex.build(datasets.sanctions),
+    )
+  }
+
+  searchCompanies(parameters: CompaniesParameters) {
+    return this.companies.search({ ...parameters, limit: parameters.limit ?? SEARCH_DEFAULTS.companiesLimit })
+  }
+
+  searchSanctions(parameters: SanctionsParameters) {
+    return this.sanctions.search({
+      name: parameters.name,
+      country: parameters.country,
+      threshold: parameters.threshold ?? SEARCH_DEFAULTS.sanctionsThreshold,
+      limit: parameters.limit ?? SEARCH_DEFAULTS.sanctionsLimit,
+    })
+  }
+}

@@ -1,0 +1,41 @@
+import { GetObjectCommand } from '@aws-sdk/client-s3'
+import { startS3Server, type S3ServerHandle } from '@pf/testkit'
+import { createS3Client } from '../src/delivery/create-s3-client'
+import { deliverToS3 } from '../src/delivery/deliver-to-s3'
+
+let store: S3ServerHandle
+let s3: ReturnType<typeof createS3Client>
+beforeAll(async () => {
+  store = await startS3Server({ buckets: ['pf-deliveries'] })
+  s3 = createS3Client({ endpoint: store.endpoint, region: 'us-east-1', credentials: store.credentials })
+})
+afterAll(async () => {
+  s3.destroy()
+  await store.stop()
+})
+
+describe('deliverToS3', () => {
+  it('streams a result larger than one part (5 MiB) as a multipart upload, read back whole', async () => {
+    const results = Array.from({ length: 40_000 }, (_, i) => ({
+      id: `C${i}`,
+      name: `Company ${i}`,
+      note: 'x'.repeat(150),
+    }))
+    const delivered = await deliverToS3(s3, { s3KeyPrefix: 'big/' }, 'q-big', 'pf-deliveries', results)
+    expect(delivered).toEqual({
+      mechanism: 'pf_s3_sync',
+      reference: 's3://pf-deliveries/big/q-big.json',
+      statusCode: null,
+    })
+    const object = await s3.send(new GetObjectCommand({ Bucket: 'pf-deliveries', Key: 'big/q-big.json' }))
+    const body = await object.Body!.transformToString()
+    expect(body.length).toBeGreaterThan(5 * 1024 * 1024)
+    expect(JSON.parse(body)).toEqual(results)
+  })
+
+  it('writes an empty result as []', async () => {
+    await deliverToS3(s3, null, 'q-empty', 'pf-deliveries', [])
+    const object = await s3.send(new GetObjectCommand({ Bucket: 'pf-deliveries', Key: 'q-empty.json' }))
+    expect(await object.Body!.transformToString()).toBe('[]')
+  })
+})

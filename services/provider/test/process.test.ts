@@ -1,0 +1,62 @@
+import { spawnSync } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
+import { startS3Server, startServiceProcess } from '@pf/testkit'
+
+const main = join(__dirname, '..', 'dist', 'main.js')
+
+beforeAll(() => {
+  if (!existsSync(main)) throw new Error('dist/ is missing: run `pnpm build` (pnpm test does)')
+})
+
+describe('provider process', () => {
+  it('refuses to start in production with the demo API key, in one line', () => {
+    const result = spawnSync(process.execPath, [main], {
+      env: { PATH: process.env.PATH, NODE_ENV: 'production' },
+      encoding: 'utf8',
+    })
+    expect(result.status).toBe(1)
+    expect(result.stderr).toBe(
+      'provider: invalid configuration: PF_API_KEY must be set to your own secret when NODE_ENV=production (the demo key is public)\n',
+    )
+  })
+
+  it('serves the bundled sample by default, and drains and exits 0 on SIGTERM', async () => {
+    const store = await startS3Server({ buckets: ['pf-deliveries'] })
+    const provider = await startServiceProcess({
+      entry: main,
+      env: {
+        PATH: process.env.PATH,
+        PORT: '0',
+        S3_ENDPOINT: store.endpoint,
+        AWS_ACCESS_KEY_ID: store.credentials.accessKeyId,
+        AWS_SECRET_ACCESS_KEY: store.credentials.secretAccessKey,
+        OUTBOUND_ALLOW_PRIVATE: 'true',
+      },
+      readyMessage: 'provider listening',
+    })
+    try {
+      const loaded = provider.logs.find((l) => l.msg === 'datasets loaded and indexed') as {
+        sources: { file: string }[]
+      }
+      expect(loaded.sources.map((s) => s.file)).toEqual(['companies.jsonl', 'sanctions.jsonl'])
+      const { url } = provider.readyLine as { url: string }
+      expect((await fetch(`${url}/ready`)).status).toBe(200)
+      const res = await fetch(`${url}/api/search/companies`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-pf-api-key': 'pf-demo-api-key' },
+        body: JSON.stringify({
+          queryId: 'q-1',
+          callbackUrl: 'http://127.0.0.1:9/cb',
+          parameters: { name: 'acme', limit: 3 },
+        }),
+      })
+      expect(res.status).toBe(200)
+      expect(await res.json()).toMatchObject({ queryId: 'q-1', recordCount: 3 })
+      expect(await provider.stop('SIGTERM')).toBe(0)
+    } finally {
+      await provider.stop('SIGKILL')
+      await store.stop()
+    }
+  })
+})

@@ -1,0 +1,121 @@
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { CreateBucketCommand } from '@aws-sdk/client-s3'
+import { createLogger, createMetricsRegistry, listen, type RunningServer } from '@pf/service-kit'
+import { startS3Server, type S3ServerHandle } from '@pf/testkit'
+import { createApp } from '../src/create-app'
+import { loadDatasets } from '../src/datasets/load-datasets'
+import { loadOfacCsv } from '../src/datasets/load-ofac-csv'
+import { createS3Client } from '../src/delivery/create-s3-client'
+import { SearchEngine } from '../src/search/search-engine'
+import { sharedData } from './support-data'
+
+export const API_KEY = 'test-api-key'
+
+export interface RecordedRequest {
+  method: string
+  url: string
+  headers: IncomingHttpHeaders
+  body: Buffer
+}
+
+/** A local HTTP server that records what it receives (callbacks, webhook deliveries). */
+export async function startRecorder() {
+  const requests: RecordedRequest[] = []
+  const behaviour = { status: 200, hang: false }
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = []
+    req.on('data', (chunk: Buffer) => chunks.push(chunk))
+    req.on('end', () => {
+      requests.push({
+        method: req.method ?? '',
+        url: req.url ?? '',
+        headers: req.headers,
+        body: Buffer.concat(chunks),
+      })
+      if (behaviour.hang) return
+      res.writeHead(behaviour.status, { 'content-type': 'text/plain' }).end('ok')
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const port = (server.address() as AddressInfo).port
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    requests,
+    behaviour,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      }),
+  }
+}
+
+let engine: SearchEngine | undefined
+/** One search engine over the real data for all tests: CC0 companies and the 2021 SDN list. */
+export function realDataEngine(): SearchEngine {
+  engine ??= SearchEngine.build({
+    companies: loadDatasets(sharedData('companies-cc0')).companies,
+    sanctions: loadOfacCsv(sharedData('ofac-sdn-2021')),
+  })
+  return engine
+}
+
+export interface StartedProvider extends RunningServer {
+  s3: ReturnType<typeof createS3Client>
+}
+
+/** The provider app on an ephemeral port, talking to a real S3-compatible server. */
+export async function startProvider(
+  s3Server: S3ServerHandle,
+  { allowPrivate = true, timeoutMs = 2000, maxBodyBytes = 64 * 1024 } = {},
+): Promise<StartedProvider> {
+  const s3 = createS3Client({
+    endpoint: s3Server.endpoint,
+    region: 'us-east-1',
+    credentials: s3Server.credentials,
+  })
+  const app = createApp({
+    config: {
+      apiKey: API_KEY,
+      outbound: { allowPrivate, timeoutMs },
+      maxBodyBytes,
+      s3: { defaultBucket: 'pf-deliveries' },
+    },
+    engine: realDataEngine(),
+    s3,
+    logger: createLogger({ name: 'test', level: 'silent' }),
+    registry: createMetricsRegistry('test'),
+  })
+  const running = await listen(app, { port: 0, host: '127.0.0.1' })
+  return { ...running, s3 }
+}
+
+export async function startStore(): Promise<S3ServerHandle> {
+  const store = await startS3Server({ buckets: ['pf-deliveries'] })
+  const s3 = createS3Client({ endpoint: store.endpoint, region: 'us-east-1', credentials: store.credentials })
+  await s3.send(new CreateBucketCommand({ Bucket: 'their-bucket' }))
+  s3.destroy()
+  return store
+}
+
+/** POSTs a query envelope like the platform does. */
+export async function query(
+  baseUrl: string,
+  endpoint: 'companies' | 'sanctions',
+  envelope: unknown,
+  apiKey = API_KEY,
+) {
+  const res = await fetch(`${baseUrl}/api/search/${endpoint}`, {
+    method: 'POST',
+    body: typeof envelope === 'string' ? envelope : JSON.stringify(envelope),
+    headers: { 'content-type': 'application/json', 'x-pf-api-key': apiKey },
+    signal: AbortSignal.timeout(8000),
+  })
+  return {
+    status: res.status,
+    contentType: res.headers.get('content-type'),
+    body: (await res.json()) as Record<string, unknown>,
+  }
+}
