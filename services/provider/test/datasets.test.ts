@@ -42,7 +42,7 @@ describe('OFAC legacy CSV loader', () => {
   it('reads the 2024 list, which ends with a 0x1A byte, without a phantom entry', () => {
     const sdn2024 = loadOfacCsv(sharedData('ofac-sdn-2024'))
     expect(sdn2024).toHaveLength(14965)
-    expect(sdn2024.at(-1)?.name).not.toMatch(/\x1a/)
+    expect(sdn2024.at(-1)?.name).not.toContain(String.fromCharCode(0x1a))
   })
 })
 

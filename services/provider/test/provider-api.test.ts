@@ -1,14 +1,7 @@
 import { GetObjectCommand } from '@aws-sdk/client-s3'
 import { verifyCallback } from '@pf/signing'
 import type { S3ServerHandle } from '@pf/testkit'
-import {
-  API_KEY,
-  query,
-  startProvider,
-  startRecorder,
-  startStore,
-  type StartedProvider,
-} from './support-http'
+import { query, startProvider, startRecorder, startStore, type StartedProvider } from './support-http'
 
 let store: S3ServerHandle
 let provider: StartedProvider

@@ -3,7 +3,6 @@ import { createLogger, createMetricsRegistry, listen, type RunningServer } from 
 import { signWebhook, SIGNATURE_HEADER } from '@pf/signing'
 import { createApp } from '../src/create-app'
 import { createBullmqEventStore } from '../src/queue/create-bullmq-event-store'
-import { createProducerConnection } from '../src/queue/create-redis-connection'
 
 export const SECRET = 'whsec_test_secret'
 export const PREVIOUS_SECRET = 'secret with spaces & ünïcode'
@@ -38,9 +37,7 @@ export async function startReceiver(
   overrides: Partial<typeof receiverDefaults> = {},
 ): Promise<StartedReceiver> {
   const config = { ...receiverDefaults, ...overrides }
-  const connection = createProducerConnection(redisUrl)
-  connection.on('error', () => {})
-  const store = createBullmqEventStore({ connection, prefix, ...config })
+  const store = createBullmqEventStore({ redisUrl, prefix, ...config })
   const app = createApp({ config, store, logger: silentLogger, registry: createMetricsRegistry('test') })
   const running = await listen(app, { port: 0, host: '127.0.0.1' })
   return {
@@ -50,7 +47,6 @@ export async function startReceiver(
     async stop() {
       await running.close()
       await store.close()
-      connection.disconnect()
     },
   }
 }

@@ -4,11 +4,12 @@ import { parse } from 'csv-parse/sync'
 import { normalizeCountry } from '../search/normalize-country'
 import type { SanctionEntry, SanctionEntryType } from './records'
 
+const DOS_EOF = String.fromCharCode(0x1a)
+
 // OFAC's legacy CSV: no header, Latin-1, CRLF, "-0-" for null, and some files end with a 0x1A (DOS EOF) byte.
 function readOfacRows(path: string): string[][] {
-  const text = readFileSync(path)
-    .toString('latin1')
-    .replace(/\x1a\s*$/, '')
+  let text = readFileSync(path).toString('latin1').trimEnd()
+  if (text.endsWith(DOS_EOF)) text = text.slice(0, -1)
   const rows = parse(text, {
     relax_column_count: true,
     relax_quotes: true,

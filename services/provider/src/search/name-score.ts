@@ -10,17 +10,69 @@ const fold = (text: string) => text.normalize('NFKD').replace(/\p{M}/gu, '').toU
 const clean = (part: string) => part.replace(/[^\p{L}\p{N}]/gu, '')
 
 /**
+ * Legal forms and linking words: they say nothing about who a party is, and scoring on them would make
+ * "ZEBRA TRADING COMPANY LIMITED" a 90 for "ZORRO TRADING COMPANY LIMITED". Screening tools drop them too.
+ */
+const NOISE_WORDS = new Set([
+  'AND',
+  'OF',
+  'THE',
+  'FOR',
+  'COMPANY',
+  'CO',
+  'LIMITED',
+  'LTD',
+  'LLC',
+  'LLP',
+  'INC',
+  'CORP',
+  'CORPORATION',
+  'INCORPORATED',
+  'PLC',
+  'JOINT',
+  'STOCK',
+  'LIABILITY',
+  'JSC',
+  'PJSC',
+  'OJSC',
+  'CJSC',
+  'OOO',
+  'ZAO',
+  'OAO',
+  'TOO',
+  'GMBH',
+  'AG',
+  'KG',
+  'SA',
+  'SAS',
+  'SARL',
+  'SRL',
+  'SPA',
+  'BV',
+  'NV',
+  'FZE',
+  'FZCO',
+  'FZC',
+  'PTE',
+  'PVT',
+  'SDN',
+  'BHD',
+])
+
+/**
  * A screened name (query side). Parts are split on spaces and commas; inside a part, hyphens, apostrophes and
  * dots are dropped ("BASHIR-UD-DIN" → "BASHIRUDDIN", "J.P." → "JP"); parts of one or two letters are ignored
- * when longer ones exist ("KIM JONG UN" is matched as KIM, JONG), as OFAC's scores show.
+ * when longer ones exist ("KIM JONG UN" is matched as KIM, JONG), as OFAC's scores show, and so are legal
+ * forms and linking words (`NOISE_WORDS`). The whole-name comparison keeps every part.
  */
 export function prepareQueryName(name: string): PreparedName {
   const all = fold(name)
     .split(/[\s,]+/)
     .map(clean)
     .filter(Boolean)
+  const telling = all.filter((part) => part.length > 2 && !NOISE_WORDS.has(part))
   const long = all.filter((part) => part.length > 2)
-  return { whole: all.join(' '), parts: long.length > 0 ? long : all }
+  return { whole: all.join(' '), parts: telling.length > 0 ? telling : long.length > 0 ? long : all }
 }
 
 /**

@@ -4,10 +4,11 @@ import type { Redis } from 'ioredis'
 import type { WebhookEnvelope } from '@pf/schemas'
 import { StoreUnavailableError } from '../errors'
 import type { AcceptOutcome, EventStore } from './event-store'
+import { producerConnectionOptions } from './create-redis-connection'
 import { WEBHOOK_QUEUE_NAME } from './queue-names'
 
 export interface BullmqEventStoreOptions {
-  connection: Redis
+  redisUrl: string
   prefix: string
   dedupTtlSeconds: number
   enqueueTimeoutMs: number
@@ -36,7 +37,7 @@ function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<
  * would not: a removed job no longer blocks its id.
  */
 export function createBullmqEventStore({
-  connection,
+  redisUrl,
   prefix,
   dedupTtlSeconds,
   enqueueTimeoutMs,
@@ -44,9 +45,9 @@ export function createBullmqEventStore({
   jobBackoffMs,
   keepCompleted,
   keepFailed,
-}: BullmqEventStoreOptions): EventStore & { queue: Queue } {
+}: BullmqEventStoreOptions): EventStore & { queue: Queue; client: () => Promise<Redis> } {
   const queue = new Queue(WEBHOOK_QUEUE_NAME, {
-    connection,
+    connection: producerConnectionOptions(redisUrl),
     prefix,
     defaultJobOptions: {
       attempts: jobAttempts,
@@ -58,8 +59,12 @@ export function createBullmqEventStore({
   // A Queue emits 'error' on connection loss; without a listener Node would crash the process.
   queue.on('error', () => {})
 
+  // BullMQ's client is a plain ioredis client; its declared type only lists the commands BullMQ itself uses.
+  const client = () => queue.client as unknown as Promise<Redis>
+
   return {
     queue,
+    client,
     async accept(event: WebhookEnvelope): Promise<AcceptOutcome> {
       // A fresh job id per request: when BullMQ deduplicates, it hands back the first job's id instead.
       const jobId = randomUUID()
@@ -78,7 +83,11 @@ export function createBullmqEventStore({
       }
     },
     async ping() {
-      await withTimeout(connection.ping(), enqueueTimeoutMs, 'Redis PING')
+      await withTimeout(
+        client().then((redis) => redis.ping()),
+        enqueueTimeoutMs,
+        'Redis PING',
+      )
     },
     async counts() {
       return withTimeout(

@@ -1,0 +1,7 @@
+// `pnpm bench` for the provider's searches (in-process; the data comes from shared/data and the generator).
+import { benchCompanies } from './companies.bench'
+import { benchSanctions } from './sanctions.bench'
+
+const rows = [...benchSanctions(), ...benchCompanies()]
+console.log('\n@pf/provider benchmarks')
+console.table(rows)
