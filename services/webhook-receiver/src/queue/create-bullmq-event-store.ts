@@ -97,7 +97,18 @@ export function createBullmqEventStore({
       )
     },
     async close() {
-      await queue.close()
+      // BullMQ 5 emits an unhandled 'error' (a crash) when a queue is closed while its connection is still
+      // being set up, whatever listeners are attached: let the set-up settle first. If Redis cannot be reached
+      // within the time-out there is nothing to flush, and the process is on its way out.
+      const settled = await withTimeout(
+        queue.waitUntilReady().then(
+          () => true,
+          () => true,
+        ),
+        enqueueTimeoutMs,
+        'connecting to Redis',
+      ).catch(() => false)
+      if (settled) await queue.close()
     },
   }
 }
