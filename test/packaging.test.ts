@@ -9,6 +9,7 @@ const libraries = [
   { dir: 'packages/signing', name: '@pf/signing', exportName: 'signWebhook' },
   { dir: 'packages/schemas', name: '@pf/schemas', exportName: 'validateQueryEnvelope' },
   { dir: 'packages/testkit', name: '@pf/testkit', exportName: 'startRedis' },
+  { dir: 'packages/idp-clients', name: '@pf/idp-clients', exportName: 'createRealmClient' },
 ]
 
 // Self-reference: inside a package folder, its own name resolves through its `exports` map, as for a consumer.

@@ -8,3 +8,13 @@ export { startServiceProcess } from './start-service-process'
 export type { ServiceProcess, StartServiceProcessOptions } from './start-service-process'
 export { startS3Server } from './start-s3-server'
 export type { S3ServerHandle, StartS3ServerOptions } from './start-s3-server'
+export { startKeycloakEmulator } from './emulators/start-keycloak-emulator'
+export type {
+  EmulatedKeycloakUser,
+  KeycloakEmulator,
+  KeycloakEmulatorOptions,
+} from './emulators/start-keycloak-emulator'
+export { startAuth0Emulator } from './emulators/start-auth0-emulator'
+export type { Auth0Emulator, Auth0EmulatorOptions, EmulatedAuth0User } from './emulators/start-auth0-emulator'
+export type { EmulatorControls, Fault, RecordedCall } from './emulators/emulator-controls'
+export { SigningKey } from './emulators/signing-key'

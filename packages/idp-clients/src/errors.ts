@@ -1,0 +1,63 @@
+export type IdpErrorCode =
+  | 'ERR_IDP_UNAVAILABLE'
+  | 'ERR_IDP_REJECTED'
+  | 'ERR_IDP_CONFLICT'
+  | 'ERR_IDP_RATE_LIMITED'
+  | 'ERR_IDP_INVALID_GRANT'
+  | 'ERR_IDP_MISCONFIGURED'
+
+/**
+ * Base of every error from an identity provider call. Carries the provider's status, parsed body and response
+ * headers; messages never contain passwords, secrets or tokens.
+ */
+export abstract class IdpError extends Error {
+  abstract readonly code: IdpErrorCode
+  readonly statusCode: number | undefined
+  readonly body: unknown
+  readonly headers: Record<string, string>
+  constructor(
+    message: string,
+    {
+      statusCode,
+      body,
+      headers = {},
+      cause,
+    }: { statusCode?: number; body?: unknown; headers?: Record<string, string>; cause?: unknown } = {},
+  ) {
+    super(message, { cause })
+    this.name = new.target.name
+    this.statusCode = statusCode
+    this.body = body
+    this.headers = headers
+  }
+}
+
+/** The provider could not be reached, or did not answer in time. */
+export class IdpUnavailableError extends IdpError {
+  readonly code = 'ERR_IDP_UNAVAILABLE'
+}
+
+/** The provider answered with a non-success status. */
+export class IdpRejectedError extends IdpError {
+  readonly code = 'ERR_IDP_REJECTED'
+}
+
+/** 409: the user (or its email) already exists. */
+export class IdpConflictError extends IdpError {
+  readonly code = 'ERR_IDP_CONFLICT'
+}
+
+/** 429, still after the bounded retries. */
+export class IdpRateLimitedError extends IdpError {
+  readonly code = 'ERR_IDP_RATE_LIMITED'
+}
+
+/** The password grant was refused (`invalid_grant`): the user or the password is not what the client expects. */
+export class IdpInvalidGrantError extends IdpError {
+  readonly code = 'ERR_IDP_INVALID_GRANT'
+}
+
+/** The provider is set up in a way the exchange cannot work with; the message says how to fix it. */
+export class IdpMisconfiguredError extends IdpError {
+  readonly code = 'ERR_IDP_MISCONFIGURED'
+}

@@ -1,0 +1,34 @@
+export { deriveRealmPassword, deriveTenantPassword } from './derive-password'
+export { emailOf, syntheticEmail } from './marketplace-user'
+export type { IdpTokens, MarketplaceUser, SyncedUser } from './marketplace-user'
+export {
+  IdpConflictError,
+  IdpError,
+  IdpInvalidGrantError,
+  IdpMisconfiguredError,
+  IdpRateLimitedError,
+  IdpRejectedError,
+  IdpUnavailableError,
+} from './errors'
+export type { IdpErrorCode } from './errors'
+export {
+  createRealmClient,
+  MARKETPLACE_ATTRIBUTES,
+  PF_USER_ROLE,
+  REALM_USERNAME_PREFIX,
+} from './realm/create-realm-client'
+export type { RealmClient } from './realm/create-realm-client'
+export type { KeycloakUser, RealmClientOptions, RealmVersion } from './realm/realm-types'
+export { createTenantClient, DEFAULT_CONNECTION } from './tenant/create-tenant-client'
+export type { TenantClient } from './tenant/create-tenant-client'
+export type { Auth0User, TenantClientOptions } from './tenant/tenant-types'
+export { exactTerm } from './tenant/lucene'
+export { retryDelay } from './tenant/retry-delay'
+export { TokenCache } from './lib/token-cache'
+export type { CachedToken } from './lib/token-cache'
+export { normalizeRealmClaims, normalizeTenantClaims } from './claims/normalize-claims'
+export type { NormalizedClaims } from './claims/normalize-claims'
+export { createTokenVerifier } from './claims/create-token-verifier'
+export type { TokenVerifier, TokenVerifierOptions } from './claims/create-token-verifier'
+export { requireIdpToken } from './claims/require-idp-token'
+export type { RequireIdpTokenOptions } from './claims/require-idp-token'

@@ -1,0 +1,214 @@
+import { startKeycloakEmulator, type KeycloakEmulator } from '@pf/testkit'
+import {
+  createRealmClient,
+  createTokenVerifier,
+  deriveRealmPassword,
+  IdpMisconfiguredError,
+  IdpUnavailableError,
+  normalizeRealmClaims,
+  type MarketplaceUser,
+} from '@pf/idp-clients'
+
+const CLIENT = { clientId: 'pf-exchange', secret: 'pf-exchange-secret' }
+const user = (id: string, extra: Partial<MarketplaceUser> = {}): MarketplaceUser => ({
+  userId: id,
+  orgId: 'org_1',
+  applicationId: 'app_1',
+  email: `${id}@example.com`,
+  ...extra,
+})
+
+function clientFor(keycloak: KeycloakEmulator, extra: Partial<Parameters<typeof createRealmClient>[0]> = {}) {
+  return createRealmClient({
+    serverUrl: keycloak.url,
+    realm: keycloak.realm,
+    clientId: CLIENT.clientId,
+    clientSecret: CLIENT.secret,
+    adminUser: 'admin',
+    adminPassword: 'admin',
+    timeoutMs: 2000,
+    ...extra,
+  })
+}
+
+describe.each([24, 25, 26] as const)('realm client against Keycloak %i', (version) => {
+  let keycloak: KeycloakEmulator
+  let realm: ReturnType<typeof createRealmClient>
+  beforeEach(async () => {
+    keycloak = await startKeycloakEmulator({ version, clients: [CLIENT], unmanagedAttributes: true })
+    realm = clientFor(keycloak)
+  })
+  afterEach(() => keycloak.stop())
+  const password = (id: string) => deriveRealmPassword(id, CLIENT.secret)
+
+  it('creates a new user pf-<userId> with attributes, verified email and the pf-user role, then signs it in', async () => {
+    const synced = await realm.syncUser(user('u1'), password('u1'))
+    expect(synced).toMatchObject({ username: 'pf-u1', created: true, adopted: false })
+    const stored = keycloak.users.get(synced.id)!
+    expect(stored).toMatchObject({
+      username: 'pf-u1',
+      email: 'u1@example.com',
+      enabled: true,
+      emailVerified: true,
+      requiredActions: [],
+    })
+    expect(stored.attributes).toEqual({ pfUserId: ['u1'], orgId: ['org_1'], pfApplicationId: ['app_1'] })
+    expect([...stored.realmRoles]).toEqual(['pf-user'])
+
+    const tokens = await realm.passwordGrant(synced.username, password('u1'))
+    expect(tokens).toMatchObject({
+      token_type: 'Bearer',
+      refresh_token: expect.any(String),
+      id_token: expect.any(String),
+    })
+    const verify = createTokenVerifier({ jwksUri: realm.jwksUri, issuer: realm.issuer })
+    const claims = normalizeRealmClaims(await verify(tokens.access_token))
+    expect(claims).toMatchObject({
+      username: 'pf-u1',
+      email: 'u1@example.com',
+      pfUserId: 'u1',
+      orgId: 'org_1',
+      pfApplicationId: 'app_1',
+    })
+    expect(claims.roles).toContain('pf-user')
+    expect(claims.sessionId).toEqual(expect.any(String))
+  })
+
+  it(`carries the session id as ${version >= 25 ? 'sid' : 'session_state'} (read either way)`, async () => {
+    const synced = await realm.syncUser(user('u2'), password('u2'))
+    const tokens = await realm.passwordGrant(synced.username, password('u2'))
+    const payload = JSON.parse(
+      Buffer.from(tokens.access_token.split('.')[1]!, 'base64url').toString(),
+    ) as Record<string, unknown>
+    expect(Object.keys(payload)).toContain(version >= 25 ? 'sid' : 'session_state')
+  })
+
+  it('finds a returning user by exact username and writes nothing when nothing changed', async () => {
+    await realm.syncUser(user('u3'), password('u3'))
+    const writes = () =>
+      keycloak.requests.filter((r) => r.method !== 'GET' && r.path.startsWith('/admin')).length
+    const before = writes()
+    expect(await realm.syncUser(user('u3'), password('u3'))).toMatchObject({ created: false })
+    expect(writes()).toBe(before)
+    expect(
+      keycloak.requests.filter((r) => r.path.endsWith('/users') && r.method === 'GET').at(-1)?.query,
+    ).toEqual({ username: 'pf-u3', exact: 'true' })
+  })
+
+  it("updates a changed orgId with the complete attribute set, so other systems' attributes survive", async () => {
+    const { id } = await realm.syncUser(user('u4'), password('u4'))
+    keycloak.users.get(id)!.attributes.crmId = ['crm-77']
+    await realm.syncUser(user('u4', { orgId: 'org_2' }), password('u4'))
+    expect(keycloak.users.get(id)!.attributes).toEqual({
+      pfUserId: ['u4'],
+      orgId: ['org_2'],
+      pfApplicationId: ['app_1'],
+      crmId: ['crm-77'],
+    })
+  })
+
+  it('adopts the user holding the email on a 409, giving it the attributes and the derived password', async () => {
+    const other = keycloak.seedUser({
+      username: 'jane.doe',
+      email: 'jane@example.com',
+      password: 'whatever',
+      enabled: true,
+    })
+    const synced = await realm.syncUser(user('u5', { email: 'jane@example.com' }), password('u5'))
+    expect(synced).toEqual({ id: other.id, username: 'jane.doe', created: false, adopted: true })
+    expect(other.attributes.pfUserId).toEqual(['u5'])
+    expect(other.realmRoles.has('pf-user')).toBe(true)
+    await expect(realm.passwordGrant('jane.doe', password('u5'))).resolves.toMatchObject({
+      access_token: expect.any(String),
+    })
+    expect(keycloak.users.size).toBe(1)
+  })
+
+  it('leaves exactly one user when two first exchanges of the same user race', async () => {
+    const results = await Promise.all([
+      realm.syncUser(user('u6'), password('u6')),
+      clientFor(keycloak).syncUser(user('u6'), password('u6')),
+    ])
+    expect(new Set(results.map((r) => r.id)).size).toBe(1)
+    expect([...keycloak.users.values()].filter((u) => u.username === 'pf-u6')).toHaveLength(1)
+  })
+
+  it('shares one admin token among 200 concurrent callers', async () => {
+    await Promise.all(Array.from({ length: 200 }, (_, i) => realm.syncUser(user(`c${i}`), password(`c${i}`))))
+    expect(keycloak.adminTokensIssued()).toBe(1)
+    expect(keycloak.users.size).toBe(200)
+  })
+
+  it('reads the version from the server when configured "auto"', async () => {
+    expect(await realm.version()).toBe(version)
+  })
+
+  it('logs out: the refresh token stops working', async () => {
+    const synced = await realm.syncUser(user('u7'), password('u7'))
+    const tokens = await realm.passwordGrant(synced.username, password('u7'))
+    await realm.logout(tokens.refresh_token!)
+    await expect(realm.logout(tokens.refresh_token!)).rejects.toMatchObject({ code: 'ERR_IDP_INVALID_GRANT' })
+  })
+})
+
+describe('version 24 specifics and realm set-up problems', () => {
+  let keycloak: KeycloakEmulator
+  afterEach(() => keycloak.stop())
+
+  it('v24: clears the UPDATE_PASSWORD required action left on a new user before the grant', async () => {
+    keycloak = await startKeycloakEmulator({ version: 24, clients: [CLIENT], unmanagedAttributes: true })
+    const realm = clientFor(keycloak)
+    const synced = await realm.syncUser(user('q1'), deriveRealmPassword('q1', CLIENT.secret))
+    expect(keycloak.users.get(synced.id)!.requiredActions).toEqual([])
+    await expect(
+      realm.passwordGrant('pf-q1', deriveRealmPassword('q1', CLIENT.secret)),
+    ).resolves.toBeDefined()
+  })
+
+  it('v24: a grant refused as "Account is not fully set up" is cured once by clearing required actions', async () => {
+    keycloak = await startKeycloakEmulator({ version: 24, clients: [CLIENT], unmanagedAttributes: true })
+    keycloak.seedUser({ username: 'pf-q2', password: 'pw', requiredActions: ['UPDATE_PASSWORD'] })
+    await expect(clientFor(keycloak).passwordGrant('pf-q2', 'pw')).resolves.toMatchObject({
+      access_token: expect.any(String),
+    })
+  })
+
+  it('the user-profile trap: attributes silently dropped are reported with how to fix the realm', async () => {
+    keycloak = await startKeycloakEmulator({ version: 26, clients: [CLIENT], unmanagedAttributes: false })
+    const error = await clientFor(keycloak)
+      .syncUser(user('q3'), 'pw')
+      .catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(IdpMisconfiguredError)
+    expect((error as Error).message).toMatch(/Unmanaged attributes/)
+  })
+
+  it('refreshes the admin token before it expires', async () => {
+    keycloak = await startKeycloakEmulator({
+      clients: [CLIENT],
+      unmanagedAttributes: true,
+      adminTokenLifetimeSec: 11,
+    })
+    const realm = clientFor(keycloak)
+    await realm.syncUser(user('q4'), 'pw')
+    await new Promise((resolve) => setTimeout(resolve, 1100)) // 11 s lifetime - 10 s leeway
+    await realm.syncUser(user('q4'), 'pw')
+    expect(keycloak.adminTokensIssued()).toBe(2)
+  })
+
+  it('reports a provider that is down, or that hangs past the time-out, as unavailable', async () => {
+    keycloak = await startKeycloakEmulator({ clients: [CLIENT] })
+    keycloak.injectFault({ hang: true })
+    await expect(clientFor(keycloak, { timeoutMs: 300 }).passwordGrant('pf-x', 'pw')).rejects.toBeInstanceOf(
+      IdpUnavailableError,
+    )
+    const down = createRealmClient({
+      serverUrl: 'http://127.0.0.1:9',
+      realm: 'pf',
+      clientId: 'a',
+      clientSecret: 'b',
+      adminUser: 'c',
+      adminPassword: 'd',
+    })
+    await expect(down.passwordGrant('pf-x', 'pw')).rejects.toMatchObject({ code: 'ERR_IDP_UNAVAILABLE' })
+  })
+})

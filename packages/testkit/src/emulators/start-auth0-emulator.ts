@@ -1,0 +1,396 @@
+import { randomBytes } from 'node:crypto'
+import type { AddressInfo } from 'node:net'
+import express, { type Request, type Response } from 'express'
+import { clientCredentials } from './client-auth'
+import { installControls, type EmulatorControls, type Fault } from './emulator-controls'
+import { parseUserQuery, type Term } from './lucene-subset'
+import { SigningKey } from './signing-key'
+
+export interface EmulatedAuth0User {
+  user_id: string
+  email: string
+  email_verified: boolean
+  password: string
+  connection: string
+  app_metadata: Record<string, unknown>
+  roles: Set<string>
+  created_at: string
+}
+
+export interface Auth0EmulatorOptions {
+  domain?: string
+  clients?: { clientId: string; clientSecret: string; grantTypes?: string[] }[]
+  connections?: string[]
+  /** The tenant's default directory for the password grant; `null` reproduces the "not configured" error. */
+  defaultConnection?: string | null
+  roles?: { id: string; name: string }[]
+  /** The namespace the post-login Action writes custom claims under (must end with `/`). */
+  namespace?: string
+  latencyMs?: number
+}
+
+export interface Auth0Emulator extends EmulatorControls {
+  /** Where to send requests (plain HTTP on 127.0.0.1). */
+  url: string
+  domain: string
+  /** Issuer of its tokens: `https://{domain}/`. */
+  issuer: string
+  namespace: string
+  users: Map<string, EmulatedAuth0User>
+  seedUser(user: Partial<EmulatedAuth0User> & { email: string; password: string }): EmulatedAuth0User
+  /** Management tokens issued so far. */
+  managementTokensIssued(): number
+  /** The next `times` requests (matching `match`) get the Management API's 429 with its rate-limit headers. */
+  rateLimit(times: number, match?: Fault['match']): void
+  stop(): Promise<void>
+}
+
+const problem = (res: Response, status: number, error: string, message: string, errorCode?: string) =>
+  void res.status(status).json({ statusCode: status, error, message, ...(errorCode ? { errorCode } : {}) })
+
+const strongEnough = (password: string) =>
+  password.length >= 8 &&
+  /[a-z]/.test(password) &&
+  /[A-Z]/.test(password) &&
+  /\d/.test(password) &&
+  /[^A-Za-z0-9]/.test(password)
+
+/**
+ * An HTTP emulator of an Auth0 tenant: the Authentication API's `/oauth/token` (client credentials for the
+ * Management API, password grant) and `/oauth/revoke`, the JWKS, and the Management API v2 calls of the
+ * identity exchange, with the real answers' shapes (see shared/spec/idp-facts.md). Access tokens asked for
+ * with an audience are JWTs carrying namespaced claims, as the post-login Action writes them.
+ *
+ * @example
+ * const auth0 = await startAuth0Emulator({ clients: [{ clientId: 'app', clientSecret: 's' }] })
+ * createTenantClient({ domain: auth0.domain, baseUrl: auth0.url, clientId: 'app', clientSecret: 's' })
+ */
+export async function startAuth0Emulator({
+  domain = 'pf-test.eu.auth0.com',
+  clients = [{ clientId: 'pf-exchange', clientSecret: 'pf-exchange-secret' }],
+  connections = ['Username-Password-Authentication'],
+  defaultConnection = connections[0] ?? null,
+  roles = [{ id: 'rol_pfUser0000001', name: 'pf-user' }],
+  namespace = 'https://pf.example.com/',
+  latencyMs = 0,
+}: Auth0EmulatorOptions = {}): Promise<Auth0Emulator> {
+  const key = new SigningKey()
+  const issuer = `https://${domain}/`
+  const managementAudience = `https://${domain}/api/v2/`
+  const users = new Map<string, EmulatedAuth0User>()
+  const refreshTokens = new Map<string, string>()
+  let managementTokens = 0
+
+  const app = express()
+  app.use(express.urlencoded({ extended: false }), express.json())
+  const controls = installControls(app, { latencyMs })
+
+  function seedUser(
+    input: Partial<EmulatedAuth0User> & { email: string; password: string },
+  ): EmulatedAuth0User {
+    const user: EmulatedAuth0User = {
+      user_id: `auth0|${randomBytes(12).toString('hex')}`,
+      email_verified: false,
+      connection: connections[0] ?? 'Username-Password-Authentication',
+      app_metadata: {},
+      roles: new Set(),
+      created_at: new Date().toISOString(),
+      ...input,
+      email: input.email.toLowerCase(),
+    }
+    users.set(user.user_id, user)
+    return user
+  }
+  const view = (user: EmulatedAuth0User) => ({
+    user_id: user.user_id,
+    email: user.email,
+    email_verified: user.email_verified,
+    app_metadata: user.app_metadata,
+    identities: [
+      {
+        connection: user.connection,
+        provider: 'auth0',
+        user_id: user.user_id.split('|')[1],
+        isSocial: false,
+      },
+    ],
+    created_at: user.created_at,
+    updated_at: new Date().toISOString(),
+  })
+  const roleNames = (user: EmulatedAuth0User) => roles.filter((r) => user.roles.has(r.id)).map((r) => r.name)
+
+  app.post('/oauth/token', (req: Request, res: Response) => {
+    const body = req.body as Record<string, string | undefined>
+    const { clientId, clientSecret } = clientCredentials(req)
+    const client = clients.find((c) => c.clientId === clientId)
+    if (!client || client.clientSecret !== clientSecret)
+      return void res.status(401).json({ error: 'access_denied', error_description: 'Unauthorized' })
+    const allowed = client.grantTypes ?? [
+      'authorization_code',
+      'client_credentials',
+      'password',
+      'refresh_token',
+    ]
+    if (!allowed.includes(body.grant_type ?? '')) {
+      return void res.status(403).json({
+        error: 'unauthorized_client',
+        error_description: `Grant type '${body.grant_type}' not allowed for the client.`,
+      })
+    }
+    if (body.grant_type === 'client_credentials') {
+      if (body.audience !== managementAudience)
+        return void res
+          .status(403)
+          .json({ error: 'access_denied', error_description: `Service not found: ${body.audience}` })
+      managementTokens += 1
+      const scope = 'read:users create:users update:users read:roles create:role_members'
+      const token = key.sign(
+        {
+          iss: issuer,
+          sub: `${client.clientId}@clients`,
+          aud: managementAudience,
+          gty: 'client-credentials',
+          azp: client.clientId,
+          scope,
+        },
+        86400,
+      )
+      return void res.json({ access_token: token, expires_in: 86400, token_type: 'Bearer', scope })
+    }
+    if (body.grant_type !== 'password')
+      return void res
+        .status(403)
+        .json({ error: 'unsupported_grant_type', error_description: 'Unsupported grant type' })
+    if (!defaultConnection)
+      return void res.status(500).json({
+        error: 'server_error',
+        error_description: 'Authorization server not configured with default connection.',
+      })
+    const user = [...users.values()].find(
+      (u) => u.email === (body.username ?? '').toLowerCase() && u.connection === defaultConnection,
+    )
+    if (!user || user.password !== body.password)
+      return void res
+        .status(403)
+        .json({ error: 'invalid_grant', error_description: 'Wrong email or password.' })
+    const scopes = (body.scope ?? '').split(' ').filter(Boolean)
+    const customClaims = {
+      [`${namespace}roles`]: roleNames(user),
+      [`${namespace}orgId`]: user.app_metadata.orgId,
+      [`${namespace}pfUserId`]: user.app_metadata.pfUserId,
+      [`${namespace}pfApplicationId`]: user.app_metadata.pfApplicationId,
+    }
+    // Without an audience the tenant issues an opaque token for /userinfo: custom claims need a JWT.
+    const accessToken = body.audience
+      ? key.sign(
+          {
+            iss: issuer,
+            sub: user.user_id,
+            aud: [body.audience, `${issuer}userinfo`],
+            azp: client.clientId,
+            scope: scopes.join(' '),
+            email: user.email,
+            ...customClaims,
+          },
+          86400,
+        )
+      : randomBytes(24).toString('base64url')
+    let refreshToken: string | undefined
+    if (scopes.includes('offline_access')) {
+      refreshToken = randomBytes(24).toString('base64url')
+      refreshTokens.set(refreshToken, user.user_id)
+    }
+    res.json({
+      access_token: accessToken,
+      ...(scopes.includes('openid')
+        ? {
+            id_token: key.sign(
+              {
+                iss: issuer,
+                aud: client.clientId,
+                sub: user.user_id,
+                email: user.email,
+                nickname: user.email.split('@')[0],
+              },
+              36000,
+            ),
+          }
+        : {}),
+      ...(refreshToken ? { refresh_token: refreshToken } : {}),
+      scope: scopes.join(' '),
+      expires_in: 86400,
+      token_type: 'Bearer',
+    })
+  })
+
+  app.post('/oauth/revoke', (req: Request, res: Response) => {
+    const { clientId, clientSecret } = clientCredentials(req)
+    const client = clients.find((c) => c.clientId === clientId)
+    if (!client || client.clientSecret !== clientSecret)
+      return void res.status(401).json({ error: 'access_denied', error_description: 'Unauthorized' })
+    refreshTokens.delete((req.body as { token?: string }).token ?? '')
+    res.status(200).end()
+  })
+
+  app.get('/.well-known/jwks.json', (_req, res) => void res.json(key.jwks()))
+
+  // Management API v2: a management token (audience https://{domain}/api/v2/) is required.
+  app.use('/api/v2', (req, res, next) => {
+    const token = /^Bearer\s+(.+)$/i.exec(req.get('authorization') ?? '')?.[1]
+    const claims = token ? key.verify(token) : null
+    if (!claims || claims.aud !== managementAudience)
+      return problem(res, 401, 'Unauthorized', 'Invalid token', 'invalid_token')
+    next()
+  })
+
+  const matches = (user: EmulatedAuth0User, { field, value }: Term) => {
+    if (field === 'email') return user.email === value.toLowerCase()
+    if (field === 'user_id') return user.user_id === value
+    if (field.startsWith('app_metadata.'))
+      return String(user.app_metadata[field.slice('app_metadata.'.length)] ?? '\u0000') === value
+    return false
+  }
+  app.get('/api/v2/users', (req, res) => {
+    const {
+      q = '',
+      search_engine: engine,
+      include_totals: totals,
+    } = req.query as Record<string, string | undefined>
+    if (engine !== 'v3' && q.includes('app_metadata')) {
+      return problem(
+        res,
+        400,
+        'Bad Request',
+        'Query validation error: app_metadata fields are not searchable with the legacy search engine; use search_engine=v3.',
+        'invalid_query_string',
+      )
+    }
+    const clauses = q ? parseUserQuery(q) : [[]]
+    if (!clauses)
+      return problem(
+        res,
+        400,
+        'Bad Request',
+        `Query validation error: 'Invalid query' on property q (${q}).`,
+        'invalid_query_string',
+      )
+    const found = [...users.values()]
+      .filter((user) => clauses.some((clause) => clause.every((term) => matches(user, term))))
+      .slice(0, 1000)
+      .map(view)
+    res.json(
+      totals === 'true'
+        ? { start: 0, limit: 50, length: found.length, users: found, total: found.length }
+        : found,
+    )
+  })
+  app.post('/api/v2/users', (req, res) => {
+    const body = req.body as Record<string, unknown>
+    if (typeof body.connection !== 'string' || !connections.includes(body.connection)) {
+      return problem(res, 400, 'Bad Request', 'The connection does not exist.', 'inexistent_connection')
+    }
+    if (typeof body.email !== 'string')
+      return problem(
+        res,
+        400,
+        'Bad Request',
+        'Payload validation error: Missing required property: email.',
+        'invalid_body',
+      )
+    if (typeof body.password !== 'string' || !strongEnough(body.password))
+      return problem(res, 400, 'Bad Request', 'PasswordStrengthError: Password is too weak')
+    const email = body.email.toLowerCase()
+    if ([...users.values()].some((u) => u.email === email && u.connection === body.connection)) {
+      return problem(res, 409, 'Conflict', 'The user already exists.', 'auth0_idp_error')
+    }
+    const user = seedUser({
+      email,
+      password: body.password,
+      connection: body.connection,
+      email_verified: body.email_verified === true,
+      app_metadata: (body.app_metadata as Record<string, unknown>) ?? {},
+    })
+    res.status(201).json(view(user))
+  })
+  app.get('/api/v2/users/:id', (req, res) => {
+    const user = users.get(req.params.id)
+    if (!user) return problem(res, 404, 'Not Found', 'The user does not exist.', 'inexistent_user')
+    res.json(view(user))
+  })
+  app.patch('/api/v2/users/:id', (req, res) => {
+    const user = users.get(req.params.id)
+    if (!user) return problem(res, 404, 'Not Found', 'The user does not exist.', 'inexistent_user')
+    const body = req.body as Record<string, unknown>
+    if (body.password !== undefined) {
+      if (typeof body.password !== 'string' || !strongEnough(body.password))
+        return problem(res, 400, 'Bad Request', 'PasswordStrengthError: Password is too weak')
+      user.password = body.password
+    }
+    if (body.app_metadata && typeof body.app_metadata === 'object') {
+      // First-level merge; null deletes a key.
+      for (const [name, value] of Object.entries(body.app_metadata as Record<string, unknown>)) {
+        if (value === null) delete user.app_metadata[name]
+        else user.app_metadata[name] = value
+      }
+    }
+    if (typeof body.email === 'string') user.email = body.email.toLowerCase()
+    res.json(view(user))
+  })
+  app.get('/api/v2/roles', (req, res) => {
+    const filter = String(req.query.name_filter ?? '').toLowerCase()
+    res.json(
+      roles.filter((r) => r.name.toLowerCase().includes(filter)).map((r) => ({ ...r, description: r.name })),
+    )
+  })
+  app.get('/api/v2/users/:id/roles', (req, res) => {
+    const user = users.get(req.params.id)
+    if (!user) return problem(res, 404, 'Not Found', 'The user does not exist.', 'inexistent_user')
+    res.json(roles.filter((r) => user.roles.has(r.id)))
+  })
+  app.post('/api/v2/users/:id/roles', (req, res) => {
+    const user = users.get(req.params.id)
+    if (!user) return problem(res, 404, 'Not Found', 'The user does not exist.', 'inexistent_user')
+    const ids = (req.body as { roles?: unknown }).roles
+    if (!Array.isArray(ids) || ids.some((id) => !roles.some((r) => r.id === id)))
+      return problem(res, 404, 'Not Found', 'The role does not exist.', 'inexistent_role')
+    for (const id of ids) user.roles.add(String(id))
+    res.status(204).end()
+  })
+
+  const server = app.listen(0, '127.0.0.1')
+  await new Promise((resolve) => server.once('listening', resolve))
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  return {
+    ...controls,
+    url,
+    domain,
+    issuer,
+    namespace,
+    users,
+    seedUser,
+    managementTokensIssued: () => managementTokens,
+    rateLimit: (times, match) =>
+      controls.injectFault({
+        times,
+        match,
+        status: 429,
+        body: {
+          statusCode: 429,
+          error: 'Too Many Requests',
+          message: 'Global limit has been reached',
+          errorCode: 'too_many_requests',
+        },
+        headers: {
+          'x-ratelimit-limit': '50',
+          'x-ratelimit-remaining': '0',
+          'x-ratelimit-reset': String(Math.ceil(Date.now() / 1000)),
+        },
+      }),
+    stop: () =>
+      new Promise<void>((resolve) => {
+        controls.releaseHung()
+        server.closeAllConnections()
+        server.close(() => resolve())
+      }),
+  }
+}
