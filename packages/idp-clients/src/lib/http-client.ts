@@ -41,9 +41,12 @@ export function createHttpClient({ baseUrl, timeoutMs }: HttpClientOptions) {
     try {
       response = await http.request<T>({ ...config, signal: AbortSignal.timeout(timeoutMs) })
     } catch (cause) {
-      throw new IdpUnavailableError(`${what}: identity provider unreachable (${(cause as Error).message})`, {
-        cause,
-      })
+      // The axios error is not kept: its `config` holds the request body (passwords, client secrets), and
+      // errors end up in logs. Its code and message say enough.
+      const { code, message } = cause as { code?: string; message?: string }
+      throw new IdpUnavailableError(
+        `${what}: identity provider unreachable (${code ?? message ?? 'network error'})`,
+      )
     }
     if (response.status < 300) return response
     const details = { statusCode: response.status, body: response.data, headers: headersOf(response) }

@@ -1,0 +1,58 @@
+import type { AddressInfo } from 'node:net'
+import express from 'express'
+import { SigningKey } from './emulators/signing-key'
+
+export interface MarketplaceClaims {
+  userId: string
+  orgId: string
+  applicationId: string
+  email?: string
+  [claim: string]: unknown
+}
+
+export interface MarketplaceIssuer {
+  /** `iss` of its tokens. */
+  issuer: string
+  /** Where its signing keys are published. */
+  jwksUrl: string
+  /** A signed marketplace JWT (RS256, with `kid`), valid for `expiresInSec` (default 300). */
+  mint(claims: MarketplaceClaims, options?: { expiresInSec?: number }): string
+  /** Replaces the signing key (the old one leaves the JWKS), as a key rotation does. */
+  rotateKey(): void
+  /** The current key, to forge tokens in tests (e.g. HS256 with its public PEM). */
+  key(): SigningKey
+  stop(): Promise<void>
+}
+
+/**
+ * A marketplace JWT issuer for tests and the sandbox: mints tokens with `userId`, `orgId`, `applicationId`,
+ * `email` and an expiry, and publishes its keys at `{url}/.well-known/jwks.json`.
+ *
+ * @example
+ * const issuer = await startMarketplaceIssuer()
+ * const token = issuer.mint({ userId: 'user_1', orgId: 'org_1', applicationId: 'app_1', email: 'ada@example.com' })
+ */
+export async function startMarketplaceIssuer({
+  issuer: fixedIssuer,
+}: { issuer?: string } = {}): Promise<MarketplaceIssuer> {
+  let key = new SigningKey()
+  const app = express()
+  app.get('/.well-known/jwks.json', (_req, res) => void res.json(key.jwks()))
+  const server = app.listen(0, '127.0.0.1')
+  await new Promise((resolve) => server.once('listening', resolve))
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  const issuer = fixedIssuer ?? url
+  return {
+    issuer,
+    jwksUrl: `${url}/.well-known/jwks.json`,
+    mint: (claims, { expiresInSec = 300 } = {}) =>
+      key.sign({ iss: issuer, sub: claims.userId, ...claims }, expiresInSec),
+    rotateKey: () => void (key = new SigningKey()),
+    key: () => key,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      }),
+  }
+}

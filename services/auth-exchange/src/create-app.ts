@@ -1,0 +1,59 @@
+import express, { type Express } from 'express'
+import type { Registry } from 'prom-client'
+import { createErrorHandler, createOpsRouter, type Logger } from '@pf/service-kit'
+import type { Exchanger } from './exchange/create-exchanger'
+import type { IdentityProvider } from './identity/identity-provider'
+import type { MarketplaceVerifier } from './marketplace-jwt'
+import { createAuthRouter } from './routes/create-auth-router'
+
+export interface ExchangeDeps {
+  verifyMarketplaceToken: MarketplaceVerifier
+  exchange: Exchanger
+  idp: IdentityProvider
+  jwksUrl: string
+  logger: Logger
+  registry: Registry
+}
+
+const OAUTH_ERRORS: Record<number, string> = {
+  400: 'invalid_request',
+  401: 'invalid_token',
+  404: 'not_found',
+  413: 'invalid_request',
+}
+
+/**
+ * The exchange's Express app: `POST /auth/exchange`, `POST /auth/logout`, and `/health`, `/ready` (the
+ * marketplace JWKS and the identity provider answer), `/metrics`. Errors answer `{error, error_description}`.
+ */
+export function createApp({
+  verifyMarketplaceToken,
+  exchange,
+  idp,
+  jwksUrl,
+  logger,
+  registry,
+}: ExchangeDeps): Express {
+  const app = express()
+  app.disable('x-powered-by')
+  const ready = async () => {
+    const jwks = await fetch(jwksUrl, { signal: AbortSignal.timeout(2000) })
+    if (!jwks.ok) throw new Error(`marketplace JWKS answered ${jwks.status}`)
+    await idp.ping()
+  }
+  app.use(createOpsRouter({ registry, ready }))
+  app.use(createAuthRouter({ verifyMarketplaceToken, exchange, idp, logger, registry }))
+  app.use(
+    (_req, res) => void res.status(404).json({ error: 'not_found', error_description: 'no such endpoint' }),
+  )
+  app.use(
+    createErrorHandler({
+      logger,
+      toBody: ({ status, message, error }) => ({
+        error: (error as { oauthError?: string }).oauthError ?? OAUTH_ERRORS[status] ?? 'server_error',
+        error_description: message,
+      }),
+    }),
+  )
+  return app
+}

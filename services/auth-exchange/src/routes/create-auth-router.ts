@@ -1,0 +1,101 @@
+import { Router, json } from 'express'
+import { Counter, Histogram, type Registry } from 'prom-client'
+import type { Logger } from '@pf/service-kit'
+import { IdpError, IdpInvalidGrantError, IdpRateLimitedError, IdpUnavailableError } from '@pf/idp-clients'
+import { IdpDownError, IdpRefusedError, InvalidRequestError, InvalidTokenError } from '../errors'
+import type { Exchanger } from '../exchange/create-exchanger'
+import type { IdentityProvider } from '../identity/identity-provider'
+import type { MarketplaceVerifier } from '../marketplace-jwt'
+
+/** Identity-provider failures as this service's answers: 503 when it is down or overloaded, else 502. */
+function asServiceError(error: unknown): unknown {
+  if (!(error instanceof IdpError)) return error
+  if (error instanceof IdpUnavailableError || error instanceof IdpRateLimitedError) {
+    const retryAfter = Number(error.headers['retry-after'])
+    return new IdpDownError(
+      `identity provider unavailable: ${error.message}`,
+      Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : 5,
+      error,
+    )
+  }
+  return new IdpRefusedError(`identity provider refused: ${error.message}`, { cause: error })
+}
+
+export interface AuthRouterOptions {
+  verifyMarketplaceToken: MarketplaceVerifier
+  exchange: Exchanger
+  idp: IdentityProvider
+  logger: Logger
+  registry: Registry
+}
+
+/** `POST /auth/exchange` and `POST /auth/logout`. */
+export function createAuthRouter({
+  verifyMarketplaceToken,
+  exchange,
+  idp,
+  logger,
+  registry,
+}: AuthRouterOptions): Router {
+  const outcomes = new Counter({
+    name: 'pf_exchange_total',
+    help: 'Exchanges by outcome: warm (grant only), cold (full flow), invalid_token, idp_error, idp_unavailable',
+    labelNames: ['outcome'] as const,
+    registers: [registry],
+  })
+  const duration = new Histogram({
+    name: 'pf_exchange_duration_seconds',
+    help: 'Time of successful exchanges, by path',
+    labelNames: ['path'] as const,
+    registers: [registry],
+  })
+  const router = Router()
+
+  router.post('/auth/exchange', async (req, res) => {
+    const started = performance.now()
+    try {
+      const bearer = /^Bearer\s+(\S+)\s*$/i.exec(req.get('authorization') ?? '')?.[1]
+      if (!bearer) throw new InvalidTokenError('missing bearer token')
+      const user = await verifyMarketplaceToken(bearer)
+      const {
+        tokens,
+        user: view,
+        path,
+      } = await exchange(user).catch((error: unknown) => {
+        throw asServiceError(error)
+      })
+      const seconds = (performance.now() - started) / 1000
+      outcomes.inc({ outcome: path })
+      duration.observe({ path }, seconds)
+      logger.info({ userId: user.userId, path, ms: Math.round(seconds * 1000) }, 'exchange')
+      res.set('Cache-Control', 'no-store').json({
+        access_token: tokens.access_token,
+        refresh_token: tokens.refresh_token,
+        token_type: tokens.token_type,
+        expires_in: tokens.expires_in,
+        id_token: tokens.id_token,
+        refresh_expires_in: tokens.refresh_expires_in,
+        scope: tokens.scope,
+        user: view,
+      })
+    } catch (error) {
+      outcomes.inc({ outcome: (error as { oauthError?: string }).oauthError ?? 'error' })
+      throw error
+    }
+  })
+
+  router.post('/auth/logout', json({ limit: '16kb' }), async (req, res) => {
+    const refreshToken = (req.body as { refresh_token?: unknown } | undefined)?.refresh_token
+    if (typeof refreshToken !== 'string' || !refreshToken)
+      throw new InvalidRequestError('refresh_token is required')
+    try {
+      await idp.logout(refreshToken)
+    } catch (error) {
+      // An unknown or already revoked token: the session is gone either way.
+      if (!(error instanceof IdpInvalidGrantError)) throw asServiceError(error)
+    }
+    res.status(204).end()
+  })
+
+  return router
+}

@@ -1,0 +1,72 @@
+import { spawnSync } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
+import { startKeycloakEmulator, startMarketplaceIssuer, startServiceProcess } from '@pf/testkit'
+
+const main = join(__dirname, '..', 'dist', 'main.js')
+beforeAll(() => {
+  if (!existsSync(main)) throw new Error('dist/ is missing: run `pnpm build` (pnpm test does)')
+})
+
+describe('auth-exchange process', () => {
+  it('exits 1 with one line naming every missing setting', () => {
+    const result = spawnSync(process.execPath, [main], {
+      env: { PATH: process.env.PATH, IDP_STYLE: 'tenant' },
+      encoding: 'utf8',
+    })
+    expect(result.status).toBe(1)
+    expect(result.stderr.trim().split('\n')).toHaveLength(1)
+    expect(result.stderr).toMatch(/^auth-exchange: invalid configuration: PF_APPLICATION_ID is required/)
+    for (const name of [
+      'MARKETPLACE_JWKS_URL',
+      'MARKETPLACE_ISSUER',
+      'TENANT_DOMAIN',
+      'TENANT_CLIENT_ID',
+      'TENANT_CLIENT_SECRET',
+    ]) {
+      expect(result.stderr).toContain(name)
+    }
+  })
+
+  it('exchanges a token from its environment settings, and drains and exits 0 on SIGTERM', async () => {
+    const keycloak = await startKeycloakEmulator({
+      clients: [{ clientId: 'pf-exchange', secret: 's3cret' }],
+      unmanagedAttributes: true,
+    })
+    const issuer = await startMarketplaceIssuer()
+    const service = await startServiceProcess({
+      entry: main,
+      env: {
+        PATH: process.env.PATH,
+        PORT: '0',
+        IDP_STYLE: 'realm',
+        PF_APPLICATION_ID: 'app_1',
+        MARKETPLACE_JWKS_URL: issuer.jwksUrl,
+        MARKETPLACE_ISSUER: issuer.issuer,
+        REALM_SERVER_URL: keycloak.url,
+        REALM_NAME: 'pf',
+        REALM_CLIENT_ID: 'pf-exchange',
+        REALM_CLIENT_SECRET: 's3cret',
+        REALM_ADMIN_USER: 'admin',
+        REALM_ADMIN_PASSWORD: 'admin',
+      },
+      readyMessage: 'auth exchange listening',
+    })
+    try {
+      const { url } = service.readyLine as { url: string }
+      expect((await fetch(`${url}/ready`)).status).toBe(200)
+      const token = issuer.mint({ userId: 'u1', orgId: 'o1', applicationId: 'app_1' })
+      const res = await fetch(`${url}/auth/exchange`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}` },
+      })
+      expect(res.status).toBe(200)
+      expect(await service.stop('SIGTERM')).toBe(0)
+      expect(JSON.stringify(service.logs)).not.toContain('s3cret')
+    } finally {
+      await service.stop('SIGKILL')
+      await keycloak.stop()
+      await issuer.stop()
+    }
+  })
+})

@@ -1,0 +1,167 @@
+import { Writable } from 'node:stream'
+import { createLogger, createMetricsRegistry, listen, type RunningServer } from '@pf/service-kit'
+import {
+  startAuth0Emulator,
+  startKeycloakEmulator,
+  startMarketplaceIssuer,
+  type Auth0Emulator,
+  type KeycloakEmulator,
+  type MarketplaceIssuer,
+} from '@pf/testkit'
+import type { ExchangeConfig } from '../src/config'
+import { createExchangeService } from '../src/create-exchange-service'
+
+export const APP_ID = 'app_1'
+export const CLIENT_SECRET = 'pf-exchange-secret'
+export const AUDIENCE = 'https://api.pf.example.com'
+export type Style = 'realm-24' | 'realm-25' | 'realm-26' | 'tenant'
+
+export interface World {
+  style: Style
+  issuer: MarketplaceIssuer
+  keycloak?: KeycloakEmulator
+  auth0?: Auth0Emulator
+  /** Users in the identity provider. */
+  userCount(): number
+  requestCount(): number
+  stop(): Promise<void>
+}
+
+export async function startWorld(style: Style, { unmanagedAttributes = true } = {}): Promise<World> {
+  const issuer = await startMarketplaceIssuer()
+  if (style === 'tenant') {
+    const auth0 = await startAuth0Emulator({
+      clients: [{ clientId: 'pf-exchange', clientSecret: CLIENT_SECRET }],
+    })
+    return {
+      style,
+      issuer,
+      auth0,
+      userCount: () => auth0.users.size,
+      requestCount: () => auth0.requests.length,
+      stop: async () => void (await Promise.all([auth0.stop(), issuer.stop()])),
+    }
+  }
+  const version = Number(style.split('-')[1]) as 24 | 25 | 26
+  const keycloak = await startKeycloakEmulator({
+    version,
+    clients: [{ clientId: 'pf-exchange', secret: CLIENT_SECRET }],
+    unmanagedAttributes,
+  })
+  return {
+    style,
+    issuer,
+    keycloak,
+    userCount: () => keycloak.users.size,
+    requestCount: () => keycloak.requests.length,
+    stop: async () => void (await Promise.all([keycloak.stop(), issuer.stop()])),
+  }
+}
+
+/** The service's configuration for a world of emulators, as main.ts would read it from the environment. */
+export function configFor(world: World, timeoutMs = 2000): ExchangeConfig {
+  const base = {
+    port: 0,
+    logLevel: 'debug',
+    applicationId: APP_ID,
+    marketplace: { jwksUrl: world.issuer.jwksUrl, issuer: world.issuer.issuer, clockToleranceSec: 5 },
+    idpTimeoutMs: timeoutMs,
+    warmCache: { ttlSeconds: 60, maxEntries: 1000 },
+  }
+  if (world.auth0) {
+    const { domain, url, namespace } = world.auth0
+    return {
+      ...base,
+      idp: {
+        style: 'tenant',
+        tenant: {
+          domain,
+          baseUrl: url,
+          clientId: 'pf-exchange',
+          clientSecret: CLIENT_SECRET,
+          connection: 'Username-Password-Authentication',
+          audience: AUDIENCE,
+          claimNamespace: namespace,
+        },
+      },
+    }
+  }
+  return {
+    ...base,
+    idp: {
+      style: 'realm',
+      realm: {
+        serverUrl: world.keycloak!.url,
+        realm: 'pf',
+        clientId: 'pf-exchange',
+        clientSecret: CLIENT_SECRET,
+        adminUser: 'admin',
+        adminPassword: 'admin',
+        version: 'auto',
+      },
+    },
+  }
+}
+
+/** What POST /auth/exchange answers: the contract's success fields, or `{error, error_description}`. */
+export interface ExchangeAnswer {
+  access_token: string
+  refresh_token: string
+  token_type: string
+  expires_in: number
+  user: { id: string; pfUserId: string; orgId: string; applicationId: string; email: string; roles: string[] }
+  error?: string
+  error_description?: string
+}
+
+export interface Exchange extends RunningServer {
+  logs: string[]
+  post(
+    token?: string,
+    authorization?: string,
+  ): Promise<{ status: number; headers: Headers; body: ExchangeAnswer }>
+  logout(refreshToken?: unknown): Promise<{ status: number; body: unknown }>
+}
+
+/** One instance of the exchange service (its own warm cache) wired to the world's emulators. */
+export async function startExchange(world: World, { timeoutMs = 2000 } = {}): Promise<Exchange> {
+  const logs: string[] = []
+  const logger = createLogger({
+    name: 'test',
+    level: 'debug',
+    destination: new Writable({ write: (chunk, _enc, done) => void (logs.push(String(chunk)), done()) }),
+  })
+  const app = createExchangeService(configFor(world, timeoutMs), {
+    logger,
+    registry: createMetricsRegistry('test'),
+  })
+  const running = await listen(app, { port: 0, host: '127.0.0.1' })
+  return {
+    ...running,
+    logs,
+    async post(token, authorization = token === undefined ? undefined : `Bearer ${token}`) {
+      const res = await fetch(`${running.url}/auth/exchange`, {
+        method: 'POST',
+        headers: authorization ? { authorization } : {},
+        signal: AbortSignal.timeout(8000),
+      })
+      return { status: res.status, headers: res.headers, body: (await res.json()) as ExchangeAnswer }
+    },
+    async logout(refreshToken) {
+      const res = await fetch(`${running.url}/auth/logout`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ refresh_token: refreshToken }),
+      })
+      return { status: res.status, body: res.status === 204 ? null : await res.json() }
+    },
+  }
+}
+
+export const claims = (userId: string, extra: Record<string, unknown> = {}) => ({
+  userId,
+  orgId: 'org_1',
+  applicationId: APP_ID,
+  email: `${userId}@example.com`,
+  ...extra,
+})
