@@ -1,4 +1,4 @@
-import { loadTestVectors } from '@pf/testkit'
+import { loadTestVectors, sampleEventData } from '@pf/testkit'
 import {
   isKnownEventKind,
   validateWebhookEnvelope,
@@ -13,44 +13,9 @@ const envelope = (event: string, data: Record<string, unknown>) => ({
   data,
 })
 
-const ids = { sessionId: 'sess_1', applicationId: 'app_1', userId: 'user_1' }
-const samples = {
-  'session.created': {
-    ...ids,
-    orgId: 'org_1',
-    email: 'ada@example.com',
-    durationMinutes: 60,
-    startTime: '2026-11-21T10:15:30.000Z',
-    expiresAt: '2026-11-21T11:15:30.000Z',
-    tokenCost: 120,
-  },
-  'session.extended': {
-    ...ids,
-    extensionMinutes: 30,
-    previousExpiresAt: '2026-11-21T11:15:30.000Z',
-    newExpiresAt: '2026-11-21T11:45:30.000Z',
-    tokenCost: 60,
-    newBalance: 820,
-  },
-  'session.ended': { ...ids, reason: 'expired', actualDurationMinutes: 60, totalTokensSpent: 170 },
-  'purchase.completed': {
-    ...ids,
-    purchaseId: 'pur_1',
-    itemId: 'item_1',
-    itemName: 'Export',
-    tokenCost: 50,
-    newBalance: 770,
-    idempotencyKey: 'idem_1',
-  },
-  'purchase.failed': {
-    ...ids,
-    itemId: 'item_9',
-    errorCode: 'INSUFFICIENT_BALANCE',
-    errorMessage: 'Insufficient token balance',
-    currentBalance: 5,
-    required: 50,
-  },
-}
+const samples = Object.fromEntries(
+  WEBHOOK_EVENT_KINDS.map((kind) => [kind, sampleEventData(kind)]),
+) as Record<(typeof WEBHOOK_EVENT_KINDS)[number], Record<string, unknown>>
 
 describe('validateWebhookEvent (spec: "Webhook envelope" and the data of each event)', () => {
   it.each(WEBHOOK_EVENT_KINDS)('accepts a complete %s event', (kind) => {

@@ -20,3 +20,14 @@ export type { EmulatorControls, Fault, RecordedCall } from './emulators/emulator
 export { SigningKey } from './emulators/signing-key'
 export { startMarketplaceIssuer } from './start-marketplace-issuer'
 export type { MarketplaceClaims, MarketplaceIssuer } from './start-marketplace-issuer'
+export { createWebhookEvent, newWebhookId, sampleEventData } from './platform/sample-events'
+export type { SampleEventKind } from './platform/sample-events'
+export {
+  deliverWebhook,
+  WEBHOOK_RESPONSE_BUDGET_MS,
+  WEBHOOK_RETRY_SCHEDULE_MS,
+} from './platform/deliver-webhook'
+export type { DeliverWebhookOptions, DeliveryAttempt, DeliveryState } from './platform/deliver-webhook'
+export { sendQuery } from './platform/send-query'
+export type { QueryOutcome, SendQueryOptions } from './platform/send-query'
+export { redisPing } from './lib/redis-ping'

@@ -11,6 +11,7 @@ export interface MarketplaceClaims {
 }
 
 export interface MarketplaceIssuer {
+  url: string
   /** `iss` of its tokens. */
   issuer: string
   /** Where its signing keys are published. */
@@ -26,7 +27,8 @@ export interface MarketplaceIssuer {
 
 /**
  * A marketplace JWT issuer for tests and the sandbox: mints tokens with `userId`, `orgId`, `applicationId`,
- * `email` and an expiry, and publishes its keys at `{url}/.well-known/jwks.json`.
+ * `email` and an expiry (also over HTTP: `POST {url}/mint`), and publishes its keys at
+ * `{url}/.well-known/jwks.json`.
  *
  * @example
  * const issuer = await startMarketplaceIssuer()
@@ -34,15 +36,29 @@ export interface MarketplaceIssuer {
  */
 export async function startMarketplaceIssuer({
   issuer: fixedIssuer,
-}: { issuer?: string } = {}): Promise<MarketplaceIssuer> {
+  port = 0,
+}: {
+  issuer?: string
+  /** Default: a free port. */
+  port?: number
+} = {}): Promise<MarketplaceIssuer> {
   let key = new SigningKey()
   const app = express()
   app.get('/.well-known/jwks.json', (_req, res) => void res.json(key.jwks()))
-  const server = app.listen(0, '127.0.0.1')
+  // For `pf-sim token`: a test issuer hands out tokens to whoever asks, on this machine only.
+  app.post('/mint', express.json(), (req, res) => {
+    const { expiresInSec, ...claims } = req.body as MarketplaceClaims & { expiresInSec?: number }
+    if (!claims.userId || !claims.orgId || !claims.applicationId) {
+      return void res.status(400).json({ error: 'userId, orgId and applicationId are required' })
+    }
+    res.json({ token: key.sign({ iss: issuer, sub: claims.userId, ...claims }, expiresInSec ?? 300) })
+  })
+  const server = app.listen(port, '127.0.0.1')
   await new Promise((resolve) => server.once('listening', resolve))
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
   const issuer = fixedIssuer ?? url
   return {
+    url,
     issuer,
     jwksUrl: `${url}/.well-known/jwks.json`,
     mint: (claims, { expiresInSec = 300 } = {}) =>

@@ -24,6 +24,8 @@ export interface StartServiceProcessOptions {
   /** The `msg` of the log line that means "ready". */
   readyMessage: string
   timeoutMs?: number
+  /** Called with every log line as it comes (parsed like `logs`). */
+  onLog?: (line: Record<string, unknown>) => void
 }
 
 /**
@@ -41,6 +43,7 @@ export function startServiceProcess({
   cwd,
   readyMessage,
   timeoutMs = 15_000,
+  onLog,
 }: StartServiceProcessOptions): Promise<ServiceProcess> {
   const child = spawn(process.execPath, [entry, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] })
   const logs: Record<string, unknown>[] = []
@@ -66,6 +69,7 @@ export function startServiceProcess({
         entryLine = { msg: line }
       }
       logs.push(entryLine)
+      onLog?.(entryLine)
       if (entryLine.msg !== readyMessage) return
       clearTimeout(timer)
       resolve({

@@ -1,7 +1,6 @@
-import { randomUUID } from 'node:crypto'
 import { join } from 'node:path'
 import { signWebhook, SIGNATURE_HEADER } from '@pf/signing'
-import { startRedis, startServiceProcess } from '@pf/testkit'
+import { createWebhookEvent, startRedis, startServiceProcess } from '@pf/testkit'
 import { load } from './load'
 import { processCpuMs } from './process-cpu'
 
@@ -10,22 +9,7 @@ const service = join(__dirname, '..')
 
 /** A fresh, signed session.created per request: every request is a new event, none is a duplicate. */
 function nextEvent() {
-  const body = JSON.stringify({
-    event: 'session.created',
-    timestamp: new Date().toISOString(),
-    webhookId: `wh_${randomUUID()}`,
-    data: {
-      sessionId: 'sess_1',
-      applicationId: 'app_1',
-      userId: 'user_1',
-      orgId: 'org_1',
-      email: 'ada@example.com',
-      durationMinutes: 60,
-      startTime: '2026-11-21T10:15:30.000Z',
-      expiresAt: '2026-11-21T11:15:30.000Z',
-      tokenCost: 120,
-    },
-  })
+  const body = JSON.stringify(createWebhookEvent('session.created'))
   return {
     body,
     headers: { 'content-type': 'application/json', [SIGNATURE_HEADER]: signWebhook(SECRET, body) },

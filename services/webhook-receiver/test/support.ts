@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto'
+import { createWebhookEvent } from '@pf/testkit'
 import { createLogger, createMetricsRegistry, listen, type RunningServer } from '@pf/service-kit'
 import { signWebhook, SIGNATURE_HEADER } from '@pf/signing'
 import { createApp } from '../src/create-app'
@@ -62,55 +63,9 @@ export const workerDefaults = {
   stalledIntervalMs: 500,
 }
 
-let counter = 0
-/** A realistic event of a kind, with a fresh `wh_` id unless one is given. */
+/** A realistic event of a kind (testkit's sample data), with a fresh `wh_` id unless one is given. */
 export function makeEvent(kind: string, overrides: Record<string, unknown> = {}) {
-  counter += 1
-  const ids = { sessionId: 'sess_1', applicationId: 'app_1', userId: 'user_1' }
-  const data: Record<string, Record<string, unknown>> = {
-    'session.created': {
-      ...ids,
-      orgId: 'org_1',
-      email: 'ada@example.com',
-      durationMinutes: 60,
-      startTime: '2026-11-21T10:15:30.000Z',
-      expiresAt: '2026-11-21T11:15:30.000Z',
-      tokenCost: 120,
-    },
-    'session.extended': {
-      ...ids,
-      extensionMinutes: 30,
-      previousExpiresAt: '2026-11-21T11:15:30.000Z',
-      newExpiresAt: '2026-11-21T11:45:30.000Z',
-      tokenCost: 60,
-      newBalance: 820,
-    },
-    'session.ended': { ...ids, reason: 'expired', actualDurationMinutes: 60, totalTokensSpent: 170 },
-    'purchase.completed': {
-      ...ids,
-      purchaseId: 'pur_1',
-      itemId: 'item_1',
-      itemName: 'Export',
-      tokenCost: 50,
-      newBalance: 770,
-      idempotencyKey: 'idem_1',
-    },
-    'purchase.failed': {
-      ...ids,
-      itemId: 'item_9',
-      errorCode: 'INSUFFICIENT_BALANCE',
-      errorMessage: 'Insufficient token balance',
-      currentBalance: 5,
-      required: 50,
-    },
-  }
-  return {
-    event: kind,
-    timestamp: new Date().toISOString(),
-    webhookId: `wh_${Date.now().toString(36)}_${counter}_${randomUUID().slice(0, 6)}`,
-    data: data[kind] ?? {},
-    ...overrides,
-  }
+  return { ...createWebhookEvent(kind), ...overrides }
 }
 
 /** POSTs a body signed like the platform does (bare hex HMAC of the exact bytes). */

@@ -27,6 +27,8 @@ export interface Auth0EmulatorOptions {
   /** The namespace the post-login Action writes custom claims under (must end with `/`). */
   namespace?: string
   latencyMs?: number
+  /** Default: a free port. */
+  port?: number
 }
 
 export interface Auth0Emulator extends EmulatorControls {
@@ -73,6 +75,7 @@ export async function startAuth0Emulator({
   roles = [{ id: 'rol_pfUser0000001', name: 'pf-user' }],
   namespace = 'https://pf.example.com/',
   latencyMs = 0,
+  port = 0,
 }: Auth0EmulatorOptions = {}): Promise<Auth0Emulator> {
   const key = new SigningKey()
   const issuer = `https://${domain}/`
@@ -357,7 +360,7 @@ export async function startAuth0Emulator({
     res.status(204).end()
   })
 
-  const server = app.listen(0, '127.0.0.1')
+  const server = app.listen(port, '127.0.0.1')
   await new Promise((resolve) => server.once('listening', resolve))
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
   return {

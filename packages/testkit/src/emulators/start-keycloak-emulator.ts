@@ -34,6 +34,8 @@ export interface KeycloakEmulatorOptions {
   requiredActionsQuirk?: boolean
   adminTokenLifetimeSec?: number
   latencyMs?: number
+  /** Default: a free port. */
+  port?: number
 }
 
 export interface KeycloakEmulator extends EmulatorControls {
@@ -71,6 +73,7 @@ export async function startKeycloakEmulator({
   requiredActionsQuirk = version === 24,
   adminTokenLifetimeSec = 60,
   latencyMs = 0,
+  port = 0,
 }: KeycloakEmulatorOptions = {}): Promise<KeycloakEmulator> {
   const key = new SigningKey()
   const users = new Map<string, EmulatedKeycloakUser>()
@@ -372,7 +375,7 @@ export async function startKeycloakEmulator({
     res.json([...user.realmRoles].map((name) => ({ id: roleIds.get(name), name })))
   })
 
-  const server = app.listen(0, '127.0.0.1')
+  const server = app.listen(port, '127.0.0.1')
   await new Promise((resolve) => server.once('listening', resolve))
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
   return {

@@ -1,0 +1,90 @@
+import { SIGNATURE_HEADER, signWebhook } from '@pf/signing'
+
+/** The platform's retries after a failed delivery: 30 s, 2 min, 10 min, 1 h, 6 h (spec, "Webhook delivery"). */
+export const WEBHOOK_RETRY_SCHEDULE_MS = [30_000, 120_000, 600_000, 3_600_000, 21_600_000]
+/** A delivery counts only if the receiver answers 2xx within 5 seconds. */
+export const WEBHOOK_RESPONSE_BUDGET_MS = 5000
+
+export type DeliveryState = 'attempted' | 'delivered' | 'retry pending' | 'failed'
+
+export interface DeliveryAttempt {
+  attempt: number
+  at: string
+  status: number | null
+  error?: string
+  state: DeliveryState
+  /** Milliseconds until the next try (already scaled), when a retry is pending. */
+  nextRetryInMs?: number
+}
+
+export interface DeliverWebhookOptions {
+  url: string
+  secret: string
+  /** The exact body: an object is serialised once, and those bytes are signed and sent. */
+  body: string | object
+  /** Send this signature instead of the right one (to test receivers). */
+  signature?: string
+  /** Divides the retry schedule: 1 is real time, 3600 turns an hour into a second. */
+  timeScale?: number
+  /** Called after each attempt, to show the states as the schedule runs. */
+  onAttempt?: (attempt: DeliveryAttempt) => void
+  signal?: AbortSignal
+}
+
+/**
+ * Delivers a webhook like the platform: POST with `X-PF-Signature` (bare hex HMAC-SHA256 of the body); a 2xx
+ * within 5 s is `delivered`; otherwise retries on the schedule, and `failed` after the fifth retry.
+ */
+export async function deliverWebhook({
+  url,
+  secret,
+  body,
+  signature,
+  timeScale = 1,
+  onAttempt,
+  signal,
+}: DeliverWebhookOptions) {
+  const raw = typeof body === 'string' ? body : JSON.stringify(body)
+  const attempts: DeliveryAttempt[] = []
+  for (let attempt = 1; attempt <= WEBHOOK_RETRY_SCHEDULE_MS.length + 1; attempt += 1) {
+    let status: number | null = null
+    let error: string | undefined
+    try {
+      const res = await fetch(url, {
+        method: 'POST',
+        body: raw,
+        headers: {
+          'content-type': 'application/json',
+          [SIGNATURE_HEADER]: signature ?? signWebhook(secret, raw),
+        },
+        signal: AbortSignal.timeout(WEBHOOK_RESPONSE_BUDGET_MS),
+      })
+      status = res.status
+      await res.arrayBuffer()
+    } catch (cause) {
+      error = (cause as Error).name === 'TimeoutError' ? 'no answer within 5 s' : (cause as Error).message
+    }
+    const delivered = status !== null && status >= 200 && status < 300
+    const delay = WEBHOOK_RETRY_SCHEDULE_MS[attempt - 1]
+    const state: DeliveryState = delivered ? 'delivered' : delay === undefined ? 'failed' : 'retry pending'
+    const record: DeliveryAttempt = {
+      attempt,
+      at: new Date().toISOString(),
+      status,
+      ...(error ? { error } : {}),
+      state,
+      ...(state === 'retry pending' ? { nextRetryInMs: Math.round((delay as number) / timeScale) } : {}),
+    }
+    attempts.push(record)
+    onAttempt?.(record)
+    if (state !== 'retry pending') return { state, attempts }
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(resolve, record.nextRetryInMs)
+      signal?.addEventListener('abort', () => {
+        clearTimeout(timer)
+        reject(signal.reason)
+      })
+    })
+  }
+  return { state: 'failed' as const, attempts }
+}

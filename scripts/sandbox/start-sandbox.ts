@@ -1,0 +1,207 @@
+import { spawnSync } from 'node:child_process'
+import { mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import {
+  redisPing,
+  startAuth0Emulator,
+  startKeycloakEmulator,
+  startMarketplaceIssuer,
+  startRedis,
+  startS3Server,
+  startServiceProcess,
+  type ServiceProcess,
+} from '@pf/testkit'
+
+const root = join(__dirname, '..', '..')
+const dist = (service: string, entry = 'main.js') => join(root, 'services', service, 'dist', entry)
+
+export type IdpStyle = 'realm' | 'tenant'
+
+export interface SandboxOptions {
+  /** Identity-provider styles to run an exchange for (one exchange per style). */
+  idp?: IdpStyle[]
+  /** `fixed`: the contract's ports (3001-3004, 3011) and fixed emulator ports; `ephemeral`: free ports (tests). */
+  ports?: 'fixed' | 'ephemeral'
+  redisUrl?: string
+  /** Where s3rver keeps its objects. */
+  dataDir?: string
+  /** WEBHOOK_HANDLERS for the worker. */
+  handlersModule?: string
+  /** Extra environment for every service (e.g. WEBHOOK_JOB_BACKOFF_MS for tests). */
+  env?: Record<string, string>
+  queuePrefix?: string
+  /** Log lines of the services, tagged with the service's name. */
+  onLog?: (service: string, line: Record<string, unknown>) => void
+}
+
+export class SandboxError extends Error {}
+
+export const SANDBOX = {
+  apiKey: 'pf-demo-api-key',
+  webhookSecret: 'whsec_sandbox_secret',
+  applicationId: 'app_sandbox',
+  clientId: 'pf-exchange',
+  clientSecret: 'sandbox-exchange-secret',
+  bucket: 'pf-deliveries',
+}
+
+/** Redis at `url`, or a private redis-server when nothing answers there and the binary exists. */
+async function redisFor(url: string) {
+  const { hostname, port } = new URL(url)
+  if (await redisPing(hostname, Number(port || 6379), 1000)) return { url, stop: async () => {} }
+  if (spawnSync('redis-server', ['--version']).status !== 0) {
+    throw new SandboxError(
+      `Redis does not answer at ${url} and redis-server is not installed: start Redis, set REDIS_URL, or install it (apt-get install redis-server / brew install redis)`,
+    )
+  }
+  return startRedis()
+}
+
+/**
+ * Everything on one machine, wired together: an S3-compatible store, the identity-provider emulator(s), the
+ * marketplace issuer, and the provider, receiver, worker and exchange(s) as processes from their dist/.
+ */
+export async function startSandbox({
+  idp = ['realm'],
+  ports = 'fixed',
+  redisUrl = 'redis://127.0.0.1:6379',
+  dataDir = join(root, '.sandbox'),
+  handlersModule,
+  env: extraEnv = {},
+  queuePrefix = '{pf-sandbox}',
+  onLog,
+}: SandboxOptions = {}) {
+  for (const service of ['provider', 'webhook-receiver', 'auth-exchange']) {
+    if (
+      spawnSync(process.execPath, ['-e', `require('fs').accessSync(${JSON.stringify(dist(service))})`])
+        .status !== 0
+    ) {
+      throw new SandboxError(`services/${service}/dist is missing: run pnpm build first (pnpm start does)`)
+    }
+  }
+  const port = (fixed: number) => (ports === 'fixed' ? fixed : 0)
+  const stops: (() => Promise<unknown>)[] = []
+  const stopAll = async () => {
+    for (const stop of stops.splice(0).reverse()) await stop().catch(() => {})
+  }
+  try {
+    const redis = await redisFor(redisUrl)
+    stops.push(() => redis.stop())
+    mkdirSync(join(dataDir, 's3'), { recursive: true })
+    const s3 = await startS3Server({
+      buckets: [SANDBOX.bucket],
+      directory: join(dataDir, 's3'),
+      port: port(4569),
+    })
+    stops.push(() => s3.stop())
+    const issuer = await startMarketplaceIssuer({ port: port(4200) })
+    stops.push(() => issuer.stop())
+    const keycloak = idp.includes('realm')
+      ? await startKeycloakEmulator({
+          port: port(4100),
+          clients: [{ clientId: SANDBOX.clientId, secret: SANDBOX.clientSecret }],
+          unmanagedAttributes: true,
+        })
+      : undefined
+    if (keycloak) stops.push(() => keycloak.stop())
+    const auth0 = idp.includes('tenant')
+      ? await startAuth0Emulator({
+          port: port(4110),
+          clients: [{ clientId: SANDBOX.clientId, clientSecret: SANDBOX.clientSecret }],
+        })
+      : undefined
+    if (auth0) stops.push(() => auth0.stop())
+
+    const base = { PATH: process.env.PATH, LOG_LEVEL: 'info', ...extraEnv }
+    const start = async (entry: string, readyMessage: string, env: Record<string, string | undefined>) => {
+      const name = readyMessage.split(' ').slice(0, -1).join(' ')
+      const service = await startServiceProcess({
+        entry,
+        env: { ...base, ...env },
+        readyMessage,
+        onLog: (line) => onLog?.(name, line),
+      })
+      stops.push(() => service.stop('SIGTERM'))
+      return service
+    }
+    const url = (service: ServiceProcess) => service.readyLine.url as string
+    const provider = await start(dist('provider'), 'provider listening', {
+      PORT: String(port(3002)),
+      PF_API_KEY: SANDBOX.apiKey,
+      S3_ENDPOINT: s3.endpoint,
+      S3_DEFAULT_BUCKET: SANDBOX.bucket,
+      AWS_ACCESS_KEY_ID: s3.credentials.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: s3.credentials.secretAccessKey,
+      OUTBOUND_ALLOW_PRIVATE: 'true',
+    })
+    const queue = { REDIS_URL: redis.url, WEBHOOK_QUEUE_PREFIX: queuePrefix }
+    const receiver = await start(dist('webhook-receiver'), 'webhook receiver listening', {
+      ...queue,
+      PORT: String(port(3001)),
+      PF_WEBHOOK_SECRET: SANDBOX.webhookSecret,
+    })
+    const worker = await start(dist('webhook-receiver', 'worker.js'), 'webhook worker running', {
+      ...queue,
+      PORT: String(port(3011)),
+      WEBHOOK_HANDLERS: handlersModule,
+    })
+    const marketplace = {
+      PF_APPLICATION_ID: SANDBOX.applicationId,
+      MARKETPLACE_JWKS_URL: issuer.jwksUrl,
+      MARKETPLACE_ISSUER: issuer.issuer,
+    }
+    const exchanges: Partial<Record<IdpStyle, string>> = {}
+    if (keycloak) {
+      exchanges.realm = url(
+        await start(dist('auth-exchange'), 'auth exchange listening', {
+          ...marketplace,
+          PORT: String(port(3003)),
+          IDP_STYLE: 'realm',
+          REALM_SERVER_URL: keycloak.url,
+          REALM_NAME: keycloak.realm,
+          REALM_CLIENT_ID: SANDBOX.clientId,
+          REALM_CLIENT_SECRET: SANDBOX.clientSecret,
+          REALM_ADMIN_USER: 'admin',
+          REALM_ADMIN_PASSWORD: 'admin',
+        }),
+      )
+    }
+    if (auth0) {
+      exchanges.tenant = url(
+        await start(dist('auth-exchange'), 'auth exchange listening', {
+          ...marketplace,
+          PORT: String(port(3004)),
+          IDP_STYLE: 'tenant',
+          TENANT_DOMAIN: auth0.domain,
+          TENANT_BASE_URL: auth0.url,
+          TENANT_CLIENT_ID: SANDBOX.clientId,
+          TENANT_CLIENT_SECRET: SANDBOX.clientSecret,
+          TENANT_AUDIENCE: 'https://api.pf.example.com',
+          TENANT_CLAIM_NAMESPACE: auth0.namespace,
+        }),
+      )
+    }
+    return {
+      urls: {
+        provider: url(provider),
+        webhook: `${url(receiver)}/webhooks/pf`,
+        receiver: url(receiver),
+        worker: url(worker),
+        exchanges,
+        s3: s3.endpoint,
+        issuer: issuer.url,
+        keycloak: keycloak?.url,
+        auth0: auth0?.url,
+        redis: redis.url,
+      },
+      s3,
+      issuer,
+      stop: stopAll,
+    }
+  } catch (error) {
+    await stopAll()
+    throw error
+  }
+}
+
+export type Sandbox = Awaited<ReturnType<typeof startSandbox>>
