@@ -37,10 +37,13 @@ export interface MarketplaceIssuer {
 export async function startMarketplaceIssuer({
   issuer: fixedIssuer,
   port = 0,
+  host = '127.0.0.1',
 }: {
   issuer?: string
   /** Default: a free port. */
   port?: number
+  /** Default 127.0.0.1; 0.0.0.0 to serve other containers. */
+  host?: string
 } = {}): Promise<MarketplaceIssuer> {
   let key = new SigningKey()
   const app = express()
@@ -53,9 +56,9 @@ export async function startMarketplaceIssuer({
     }
     res.json({ token: key.sign({ iss: issuer, sub: claims.userId, ...claims }, expiresInSec ?? 300) })
   })
-  const server = app.listen(port, '127.0.0.1')
+  const server = app.listen(port, host)
   await new Promise((resolve) => server.once('listening', resolve))
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  const url = `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${(server.address() as AddressInfo).port}`
   const issuer = fixedIssuer ?? url
   return {
     url,

