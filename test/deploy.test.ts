@@ -194,7 +194,7 @@ describe('Kubernetes manifests (deploy/k8s)', () => {
       expect(container.securityContext.runAsNonRoot).toBe(true)
     }
     expect(
-      deployments.find((d) => d.metadata.name === 'webhook-worker').spec.template.spec.containers[0].command,
+      deployments.find((d) => d.metadata.name === 'webhook-worker')?.spec.template.spec.containers[0].command,
     ).toEqual(['node', 'dist/worker.js'])
   })
 

@@ -7,7 +7,8 @@ export const DEMO_API_KEY = 'pf-demo-api-key'
 export interface ProviderConfig {
   port: number
   logLevel: string
-  apiKey: string
+  /** Accepted API keys, current first; several during a rotation. */
+  apiKeys: string[]
   s3: { endpoint?: string; region: string; defaultBucket: string }
   dataDir: string
   outbound: { allowPrivate: boolean; timeoutMs: number }
@@ -20,8 +21,9 @@ export const SAMPLE_DATA_DIR = join(__dirname, '..', 'data', 'sample')
 /** The provider's settings, read once at start; throws a `ConfigError` naming every bad one. */
 export function loadProviderConfig(source: Env): ProviderConfig {
   const env = createEnvReader(source)
-  const apiKey = env.string('PF_API_KEY', DEMO_API_KEY)
-  if (apiKey === DEMO_API_KEY && env.optional('NODE_ENV') === 'production') {
+  const listed = env.list('PF_API_KEY')
+  const apiKeys = listed.length > 0 ? listed : [DEMO_API_KEY]
+  if (apiKeys.includes(DEMO_API_KEY) && env.optional('NODE_ENV') === 'production') {
     env.problem('PF_API_KEY must be set to your own secret when NODE_ENV=production (the demo key is public)')
   }
   const endpoint = env.optional('S3_ENDPOINT')
@@ -29,7 +31,7 @@ export function loadProviderConfig(source: Env): ProviderConfig {
   const config: ProviderConfig = {
     port: env.int('PORT', { default: 3002, min: 0, max: 65535 }),
     logLevel: env.string('LOG_LEVEL', 'info'),
-    apiKey,
+    apiKeys,
     s3: {
       endpoint,
       region: env.string('S3_REGION', 'us-east-1'),

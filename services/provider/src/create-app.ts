@@ -9,7 +9,7 @@ import { createSearchRouter } from './routes/create-search-router'
 import type { SearchEngine } from './search/search-engine'
 
 export interface ProviderDeps {
-  config: Pick<ProviderConfig, 'apiKey' | 'outbound' | 'maxBodyBytes'> & {
+  config: Pick<ProviderConfig, 'apiKeys' | 'outbound' | 'maxBodyBytes'> & {
     s3: Pick<ProviderConfig['s3'], 'defaultBucket'>
   }
   engine: SearchEngine
@@ -49,7 +49,7 @@ export function createApp({ config, engine, s3, logger, registry }: ProviderDeps
     await s3.send(new HeadBucketCommand({ Bucket: config.s3.defaultBucket }))
   }
   app.use(createOpsRouter({ registry, ready }))
-  app.use('/api', requireApiKey(config.apiKey), express.json({ limit: config.maxBodyBytes }))
+  app.use('/api', requireApiKey(config.apiKeys), express.json({ limit: config.maxBodyBytes }))
   app.use(
     createSearchRouter(engine, {
       http: createOutboundClient(config.outbound),

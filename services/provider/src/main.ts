@@ -20,7 +20,11 @@ runMain('provider', async () => {
   const app = createApp({ config, engine, s3, logger, registry: createMetricsRegistry('pf_provider') })
   const server = await listen(app, { port: config.port })
   logger.info(
-    { url: server.url, s3Endpoint: config.s3.endpoint ?? 'AWS', demoKey: config.apiKey === DEMO_API_KEY },
+    {
+      url: server.url,
+      s3Endpoint: config.s3.endpoint ?? 'AWS',
+      demoKey: config.apiKeys.includes(DEMO_API_KEY),
+    },
     'provider listening',
   )
 

@@ -57,6 +57,10 @@ describe('authentication (spec, "Authentication" 1)', () => {
     expect(callbacks.requests).toHaveLength(0)
   })
 
+  it('accepts every key of a rotation (PF_API_KEY=current,previous)', async () => {
+    expect((await query(provider.url, 'companies', envelope(), 'previous-api-key')).status).toBe(200)
+  })
+
   it('leaves /health open', async () => {
     const res = await fetch(`${provider.url}/health`)
     expect(res.status).toBe(200)

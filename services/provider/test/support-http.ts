@@ -78,7 +78,7 @@ export async function startProvider(
   })
   const app = createApp({
     config: {
-      apiKey: API_KEY,
+      apiKeys: [API_KEY, 'previous-api-key'],
       outbound: { allowPrivate, timeoutMs },
       maxBodyBytes,
       s3: { defaultBucket: 'pf-deliveries' },

@@ -21,6 +21,8 @@ export interface ReceiverConfig extends QueueConfig {
   jobBackoffMs: number
   keepCompleted: number
   keepFailed: number
+  /** Token of the bull-board dashboard at /admin/queues; unset: no dashboard. */
+  dashboardToken?: string
 }
 
 export interface WorkerConfig extends QueueConfig {
@@ -89,6 +91,10 @@ export function loadReceiverConfig(source: Env): ReceiverConfig {
     jobBackoffMs: env.int('WEBHOOK_JOB_BACKOFF_MS', { default: 1000, min: 1 }),
     keepCompleted: env.int('WEBHOOK_KEEP_COMPLETED', { default: 1000, min: 0 }),
     keepFailed: env.int('WEBHOOK_KEEP_FAILED', { default: 10_000, min: 1 }),
+    dashboardToken: env.optional('QUEUE_DASHBOARD_TOKEN'),
+  }
+  if (config.dashboardToken !== undefined && config.dashboardToken.length < 16) {
+    env.problem('QUEUE_DASHBOARD_TOKEN must be at least 16 characters')
   }
   env.done()
   return config

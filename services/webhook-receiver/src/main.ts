@@ -25,7 +25,8 @@ runMain('webhook-receiver', async () => {
     },
     () => {},
   ) // the queue closed before it ever connected: nothing to check
-  const app = createApp({ config, store, logger, registry: createMetricsRegistry('pf_receiver') })
+  const dashboard = config.dashboardToken ? { queue: store.queue, token: config.dashboardToken } : undefined
+  const app = createApp({ config, store, logger, registry: createMetricsRegistry('pf_receiver'), dashboard })
   const server = await listen(app, { port: config.port, tls: config.tls })
   logger.info({ url: server.url, path: config.path, tls: Boolean(config.tls) }, 'webhook receiver listening')
 

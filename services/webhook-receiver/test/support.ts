@@ -35,11 +35,18 @@ export const receiverDefaults = {
 export async function startReceiver(
   redisUrl: string,
   prefix: string,
-  overrides: Partial<typeof receiverDefaults> = {},
+  overrides: Partial<typeof receiverDefaults> & { dashboardToken?: string } = {},
 ): Promise<StartedReceiver> {
   const config = { ...receiverDefaults, ...overrides }
   const store = createBullmqEventStore({ redisUrl, prefix, ...config })
-  const app = createApp({ config, store, logger: silentLogger, registry: createMetricsRegistry('test') })
+  const dashboard = config.dashboardToken ? { queue: store.queue, token: config.dashboardToken } : undefined
+  const app = createApp({
+    config,
+    store,
+    logger: silentLogger,
+    registry: createMetricsRegistry('test'),
+    dashboard,
+  })
   const running = await listen(app, { port: 0, host: '127.0.0.1' })
   return {
     ...running,

@@ -1,0 +1,40 @@
+import { createHash, timingSafeEqual } from 'node:crypto'
+import { createBullBoard } from '@bull-board/api'
+import { BullMQAdapter } from '@bull-board/api/bullMQAdapter'
+import { ExpressAdapter } from '@bull-board/express'
+import type { Queue } from 'bullmq'
+import { Router, type RequestHandler } from 'express'
+
+export const DASHBOARD_PATH = '/admin/queues'
+
+const digest = (value: string) => createHash('sha256').update(value, 'utf8').digest()
+
+/** HTTP Basic auth where the password is the token (any user name), compared in constant time. */
+function requireToken(token: string): RequestHandler {
+  const expected = digest(token)
+  return (req, res, next) => {
+    const encoded = /^Basic\s+(.+)$/i.exec(req.get('authorization') ?? '')?.[1]
+    const password = encoded
+      ? Buffer.from(encoded, 'base64').toString('utf8').split(':').slice(1).join(':')
+      : undefined
+    if (password !== undefined && timingSafeEqual(digest(password), expected)) return next()
+    res
+      .set('WWW-Authenticate', 'Basic realm="pf queues"')
+      .status(401)
+      .json({ error: 'dashboard token required' })
+  }
+}
+
+/**
+ * bull-board on the webhook queue at `/admin/queues`, behind `QUEUE_DASHBOARD_TOKEN` (HTTP Basic, the token as
+ * password). Off unless a token is configured. Jobs can be retried from it; removing one also removes its dedup
+ * marker, so a redelivery of that webhookId would be accepted again.
+ */
+export function createQueueDashboard(queue: Queue, token: string): Router {
+  const adapter = new ExpressAdapter()
+  adapter.setBasePath(DASHBOARD_PATH)
+  createBullBoard({ queues: [new BullMQAdapter(queue)], serverAdapter: adapter })
+  const router = Router()
+  router.use(DASHBOARD_PATH, requireToken(token), adapter.getRouter())
+  return router
+}
