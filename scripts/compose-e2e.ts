@@ -14,8 +14,19 @@ const check = (ok: boolean, what: string) => {
 }
 
 async function main() {
-  for (const kind of ['session.created', 'session.extended', 'session.ended', 'purchase.completed', 'purchase.failed']) {
-    const outcome = await deliverWebhook({ url: env('WEBHOOK_URL'), secret: env('PF_WEBHOOK_SECRET'), body: createWebhookEvent(kind), timeScale: 1000 })
+  for (const kind of [
+    'session.created',
+    'session.extended',
+    'session.ended',
+    'purchase.completed',
+    'purchase.failed',
+  ]) {
+    const outcome = await deliverWebhook({
+      url: env('WEBHOOK_URL'),
+      secret: env('PF_WEBHOOK_SECRET'),
+      body: createWebhookEvent(kind),
+      timeScale: 1000,
+    })
     check(outcome.state === 'delivered', `webhook ${kind} delivered`)
   }
   for (const mechanism of ['inline', 'pf_s3_sync', 'webhook'] as const) {
@@ -26,17 +37,33 @@ async function main() {
       parameters: { name: 'acme', limit: 5 },
       mechanism,
       listenHost: hostname(),
-      s3: { endpoint: env('S3_ENDPOINT'), credentials: { accessKeyId: env('AWS_ACCESS_KEY_ID'), secretAccessKey: env('AWS_SECRET_ACCESS_KEY') } },
+      s3: {
+        endpoint: env('S3_ENDPOINT'),
+        credentials: { accessKeyId: env('AWS_ACCESS_KEY_ID'), secretAccessKey: env('AWS_SECRET_ACCESS_KEY') },
+      },
     })
-    check(outcome.response.status === 200 && outcome.callback?.signatureValid === true && (outcome.results?.length ?? 0) > 0, `query delivered ${mechanism}, callback verified`)
+    check(
+      outcome.response.status === 200 &&
+        outcome.callback?.signatureValid === true &&
+        (outcome.results?.length ?? 0) > 0,
+      `query delivered ${mechanism}, callback verified`,
+    )
   }
   const minted = await fetch(`${env('ISSUER_URL')}/mint`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ userId: 'compose-user', orgId: 'org_1', applicationId: env('PF_APPLICATION_ID'), email: 'ada@example.com' }),
+    body: JSON.stringify({
+      userId: 'compose-user',
+      orgId: 'org_1',
+      applicationId: env('PF_APPLICATION_ID'),
+      email: 'ada@example.com',
+    }),
   })
   const { token } = (await minted.json()) as { token: string }
-  const exchanged = await fetch(`${env('EXCHANGE_URL')}/auth/exchange`, { method: 'POST', headers: { authorization: `Bearer ${token}` } })
+  const exchanged = await fetch(`${env('EXCHANGE_URL')}/auth/exchange`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}` },
+  })
   check(exchanged.status === 200, `marketplace token exchanged at Keycloak (${exchanged.status})`)
 }
 

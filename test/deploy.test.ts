@@ -1,7 +1,15 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- parsed YAML is untyped; the assertions check its shape */
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import Ajv2019 from 'ajv/dist/2019'
 import addFormats from 'ajv-formats'
+import { Deployment } from 'kubernetes-models/apps/v1/Deployment'
+import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2/HorizontalPodAutoscaler'
+import { Ingress } from 'kubernetes-models/networking.k8s.io/v1/Ingress'
+import { PodDisruptionBudget } from 'kubernetes-models/policy/v1/PodDisruptionBudget'
+import { ConfigMap } from 'kubernetes-models/v1/ConfigMap'
+import { Secret } from 'kubernetes-models/v1/Secret'
+import { Service } from 'kubernetes-models/v1/Service'
 import { parse, parseAllDocuments } from 'yaml'
 
 const root = join(__dirname, '..')
@@ -140,16 +148,14 @@ describe('Dockerfiles', () => {
 })
 
 describe('Kubernetes manifests (deploy/k8s)', () => {
-  const models: Record<string, () => new (data: unknown) => { validate(): void }> = {
-    'v1/ConfigMap': () => require('kubernetes-models/v1/ConfigMap').ConfigMap,
-    'v1/Secret': () => require('kubernetes-models/v1/Secret').Secret,
-    'v1/Service': () => require('kubernetes-models/v1/Service').Service,
-    'apps/v1/Deployment': () => require('kubernetes-models/apps/v1/Deployment').Deployment,
-    'autoscaling/v2/HorizontalPodAutoscaler': () =>
-      require('kubernetes-models/autoscaling/v2/HorizontalPodAutoscaler').HorizontalPodAutoscaler,
-    'policy/v1/PodDisruptionBudget': () =>
-      require('kubernetes-models/policy/v1/PodDisruptionBudget').PodDisruptionBudget,
-    'networking.k8s.io/v1/Ingress': () => require('kubernetes-models/networking.k8s.io/v1/Ingress').Ingress,
+  const models: Record<string, new (data: never) => { validate(): void }> = {
+    'v1/ConfigMap': ConfigMap,
+    'v1/Secret': Secret,
+    'v1/Service': Service,
+    'apps/v1/Deployment': Deployment,
+    'autoscaling/v2/HorizontalPodAutoscaler': HorizontalPodAutoscaler,
+    'policy/v1/PodDisruptionBudget': PodDisruptionBudget,
+    'networking.k8s.io/v1/Ingress': Ingress,
   }
   const base = join(root, 'deploy/k8s/base')
   const objects = readdirSync(base)
@@ -166,7 +172,7 @@ describe('Kubernetes manifests (deploy/k8s)', () => {
     (_name, object) => {
       const Model = models[`${object.apiVersion}/${object.kind}`]
       expect(Model).toBeDefined()
-      expect(() => new (Model!())(object).validate()).not.toThrow()
+      expect(() => new Model!(object as never).validate()).not.toThrow()
     },
   )
 

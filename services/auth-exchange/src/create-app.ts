@@ -1,9 +1,10 @@
 import express, { type Express } from 'express'
 import type { Registry } from 'prom-client'
-import { createErrorHandler, createOpsRouter, type Logger } from '@pf/service-kit'
+import { createErrorHandler, createOpsRouter, openApiRoute, type Logger } from '@pf/service-kit'
 import type { Exchanger } from './exchange/create-exchanger'
 import type { IdentityProvider } from './identity/identity-provider'
 import type { MarketplaceVerifier } from './marketplace-jwt'
+import { exchangeOpenApi } from './openapi-document'
 import { createAuthRouter } from './routes/create-auth-router'
 
 export interface ExchangeDeps {
@@ -42,6 +43,7 @@ export function createApp({
     await idp.ping()
   }
   app.use(createOpsRouter({ registry, ready }))
+  app.get('/openapi.json', openApiRoute(exchangeOpenApi))
   app.use(createAuthRouter({ verifyMarketplaceToken, exchange, idp, logger, registry }))
   app.use(
     (_req, res) => void res.status(404).json({ error: 'not_found', error_description: 'no such endpoint' }),

@@ -1,8 +1,9 @@
 import { HeadBucketCommand, type S3Client } from '@aws-sdk/client-s3'
 import express, { type Express } from 'express'
 import { Counter, Histogram, type Registry } from 'prom-client'
-import { createErrorHandler, createOpsRouter, type Logger } from '@pf/service-kit'
+import { createErrorHandler, createOpsRouter, openApiRoute, type Logger } from '@pf/service-kit'
 import type { ProviderConfig } from './config'
+import { providerOpenApi } from './openapi-document'
 import { createOutboundClient } from './outbound/create-outbound-client'
 import { requireApiKey } from './routes/require-api-key'
 import { createSearchRouter } from './routes/create-search-router'
@@ -49,6 +50,7 @@ export function createApp({ config, engine, s3, logger, registry }: ProviderDeps
     await s3.send(new HeadBucketCommand({ Bucket: config.s3.defaultBucket }))
   }
   app.use(createOpsRouter({ registry, ready }))
+  app.get('/openapi.json', openApiRoute(providerOpenApi))
   app.use('/api', requireApiKey(config.apiKeys), express.json({ limit: config.maxBodyBytes }))
   app.use(
     createSearchRouter(engine, {

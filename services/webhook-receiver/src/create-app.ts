@@ -1,7 +1,8 @@
 import express, { type Express } from 'express'
 import type { Queue } from 'bullmq'
 import type { Registry } from 'prom-client'
-import { createErrorHandler, createOpsRouter, type Logger } from '@pf/service-kit'
+import { createErrorHandler, createOpsRouter, openApiRoute, type Logger } from '@pf/service-kit'
+import { receiverOpenApi } from './openapi-document'
 import type { EventStore } from './queue/event-store'
 import { createReceiverMetrics } from './receiver-metrics'
 import { createQueueDashboard } from './routes/create-queue-dashboard'
@@ -29,6 +30,7 @@ export function createApp({ config, store, logger, registry, dashboard }: Receiv
   // The webhook route first: it is the hot path, and should not walk the ops routes on every event.
   app.use(createWebhookRouter({ ...config, store, metrics, logger }))
   app.use(createOpsRouter({ registry, ready: () => store.ping() }))
+  app.get('/openapi.json', openApiRoute(receiverOpenApi(config.path)))
   if (dashboard) app.use(createQueueDashboard(dashboard.queue, dashboard.token))
   app.use((_req, res) => {
     res.status(404).json({ error: 'not found' })

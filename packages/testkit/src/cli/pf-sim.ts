@@ -163,7 +163,11 @@ async function main() {
     return
   }
   if (command === 'issuer') {
-    const issuer = await startMarketplaceIssuer({ port: Number(values.port ?? 4200), host: values.host, issuer: values.iss })
+    const issuer = await startMarketplaceIssuer({
+      port: Number(values.port ?? 4200),
+      host: values.host,
+      issuer: values.iss,
+    })
     print(
       () =>
         console.log(
@@ -171,7 +175,8 @@ async function main() {
         ),
       { issuer: issuer.issuer, jwksUrl: issuer.jwksUrl },
     )
-    for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void issuer.stop().then(() => process.exit(0)))
+    for (const signal of ['SIGINT', 'SIGTERM'] as const)
+      process.once(signal, () => void issuer.stop().then(() => process.exit(0)))
     return
   }
   if (command === 'token') {

@@ -1,0 +1,182 @@
+import Ajv2020 from 'ajv/dist/2020.js'
+import addFormats from 'ajv-formats'
+import type { RequestHandler } from 'express'
+
+type Schema = Record<string, unknown>
+
+export interface OpenApiResponse {
+  description: string
+  /** JSON body schema (a `$ref` into components or inline). */
+  schema?: Schema
+  contentType?: string
+  headers?: Record<string, { description: string; schema: Schema }>
+}
+
+export interface OpenApiOperation {
+  summary: string
+  description?: string
+  security?: Record<string, string[]>[]
+  parameters?: Schema[]
+  requestBody?: { schema: Schema; contentType?: string; required?: boolean }
+  responses: Record<string, OpenApiResponse>
+  callbacks?: Schema
+}
+
+export interface OpenApiInput {
+  title: string
+  version: string
+  description: string
+  paths: Record<string, Record<string, OpenApiOperation>>
+  schemas: Record<string, Schema>
+  securitySchemes?: Record<string, Schema>
+}
+
+const json = (schema: Schema, contentType = 'application/json') => ({ [contentType]: { schema } })
+
+/** The ops endpoints every service has (service contract, "HTTP surfaces"). */
+export const OPS_PATHS: OpenApiInput['paths'] = {
+  '/health': {
+    get: {
+      summary: 'Liveness (no dependencies)',
+      responses: {
+        '200': {
+          description: 'alive',
+          schema: { type: 'object', properties: { status: { const: 'ok' } }, required: ['status'] },
+        },
+      },
+    },
+  },
+  '/ready': {
+    get: {
+      summary: 'Readiness: its dependencies answer',
+      responses: {
+        '200': {
+          description: 'ready',
+          schema: { type: 'object', properties: { status: { const: 'ready' } }, required: ['status'] },
+        },
+        '503': {
+          description: 'not ready',
+          schema: {
+            type: 'object',
+            properties: { status: { const: 'not ready' }, error: { type: 'string' } },
+            required: ['status', 'error'],
+          },
+        },
+      },
+    },
+  },
+  '/metrics': {
+    get: {
+      summary: 'Prometheus metrics',
+      responses: {
+        '200': {
+          description: 'text exposition format',
+          contentType: 'text/plain',
+          schema: { type: 'string' },
+        },
+      },
+    },
+  },
+  '/openapi.json': {
+    get: {
+      summary: 'This document',
+      responses: { '200': { description: 'OpenAPI 3.1', schema: { type: 'object' } } },
+    },
+  },
+}
+
+/**
+ * An OpenAPI 3.1 document from plain operations and JSON Schemas (OpenAPI 3.1 schemas are JSON Schema 2020-12,
+ * so @pf/schemas' schemas go in as they are).
+ */
+export function buildOpenApiDocument({
+  title,
+  version,
+  description,
+  paths,
+  schemas,
+  securitySchemes,
+}: OpenApiInput) {
+  const operations = Object.fromEntries(
+    Object.entries({ ...paths, ...OPS_PATHS }).map(([path, methods]) => [
+      path,
+      Object.fromEntries(
+        Object.entries(methods).map(([method, op]) => [
+          method,
+          {
+            summary: op.summary,
+            ...(op.description ? { description: op.description } : {}),
+            ...(op.security ? { security: op.security } : {}),
+            ...(op.parameters ? { parameters: op.parameters } : {}),
+            ...(op.requestBody
+              ? {
+                  requestBody: {
+                    required: op.requestBody.required ?? true,
+                    content: json(op.requestBody.schema, op.requestBody.contentType),
+                  },
+                }
+              : {}),
+            ...(op.callbacks ? { callbacks: op.callbacks } : {}),
+            responses: Object.fromEntries(
+              Object.entries(op.responses).map(([status, response]) => [
+                status,
+                {
+                  description: response.description,
+                  ...(response.headers ? { headers: response.headers } : {}),
+                  ...(response.schema ? { content: json(response.schema, response.contentType) } : {}),
+                },
+              ]),
+            ),
+          },
+        ]),
+      ),
+    ]),
+  )
+  // JSON round trip: drops TypeBox's symbol keys and anything that is not plain JSON.
+  return JSON.parse(
+    JSON.stringify({
+      openapi: '3.1.0',
+      jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
+      info: { title, version, description },
+      paths: operations,
+      components: { schemas, ...(securitySchemes ? { securitySchemes } : {}) },
+    }),
+  ) as Record<string, unknown>
+}
+
+/** `GET /openapi.json`. */
+export function openApiRoute(document: Record<string, unknown>): RequestHandler {
+  return (_req, res) => void res.json(document)
+}
+
+/**
+ * For conformance tests: validates a real response body against the document's schema for that path, method
+ * and status; returns the problems (empty when it conforms).
+ */
+export function createResponseValidator(document: Record<string, unknown>) {
+  const ajv = new Ajv2020({ strict: false, allErrors: true })
+  addFormats(ajv)
+  ajv.addSchema(document, 'openapi')
+  const pointer = (part: string) => part.replace(/~/g, '~0').replace(/\//g, '~1')
+  return (
+    method: string,
+    path: string,
+    status: number,
+    body: unknown,
+    contentType = 'application/json',
+  ): string[] => {
+    const paths = document.paths as Record<
+      string,
+      Record<string, { responses: Record<string, { content?: Record<string, unknown> }> }>
+    >
+    const response = paths[path]?.[method]?.responses[String(status)]
+    if (!response) return [`${method.toUpperCase()} ${path} ${status} is not documented`]
+    if (!response.content)
+      return body === undefined || body === '' ? [] : [`${status} has no documented body`]
+    const ref = `openapi#/paths/${pointer(path)}/${method}/responses/${status}/content/${pointer(contentType)}/schema`
+    const validate = ajv.getSchema(ref) ?? ajv.compile({ $ref: ref })
+    return validate(body)
+      ? []
+      : (validate.errors ?? []).map((e) => `${e.instancePath || 'body'} ${e.message}`)
+  }
+}

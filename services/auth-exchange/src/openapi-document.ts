@@ -1,0 +1,80 @@
+import { buildOpenApiDocument } from '@pf/service-kit'
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` })
+const oauthError = {
+  type: 'object',
+  properties: { error: { type: 'string' }, error_description: { type: 'string' } },
+  required: ['error', 'error_description'],
+  additionalProperties: false,
+}
+
+/** The exchange's OpenAPI 3.1 document (service contract, "HTTP surfaces"), served at /openapi.json. */
+export const exchangeOpenApi = buildOpenApiDocument({
+  title: 'pf auth exchange',
+  version: '0.1.0',
+  description:
+    'Interface C of the marketplace integration: a marketplace JWT in, identity-provider tokens out.',
+  paths: {
+    '/auth/exchange': {
+      post: {
+        summary: 'Exchange a marketplace JWT for identity-provider tokens',
+        security: [{ marketplaceJwt: [] }],
+        responses: {
+          '200': { description: 'the provider tokens and the user', schema: ref('ExchangeAnswer') },
+          '401': { description: 'invalid_token (with WWW-Authenticate: Bearer)', schema: ref('OAuthError') },
+          '502': { description: 'idp_error: the identity provider refused', schema: ref('OAuthError') },
+          '503': { description: 'idp_unavailable (with Retry-After)', schema: ref('OAuthError') },
+        },
+      },
+    },
+    '/auth/logout': {
+      post: {
+        summary: 'Revoke a refresh token at the identity provider',
+        requestBody: {
+          schema: {
+            type: 'object',
+            properties: { refresh_token: { type: 'string' } },
+            required: ['refresh_token'],
+          },
+        },
+        responses: {
+          '204': { description: 'revoked (or already unknown to the provider)' },
+          '400': { description: 'invalid_request', schema: ref('OAuthError') },
+          '502': { description: 'idp_error', schema: ref('OAuthError') },
+          '503': { description: 'idp_unavailable', schema: ref('OAuthError') },
+        },
+      },
+    },
+  },
+  schemas: {
+    ExchangeAnswer: {
+      type: 'object',
+      properties: {
+        access_token: { type: 'string' },
+        refresh_token: { type: 'string' },
+        token_type: { type: 'string' },
+        expires_in: { type: 'integer' },
+        id_token: { type: 'string' },
+        refresh_expires_in: { type: 'integer' },
+        scope: { type: 'string' },
+        user: {
+          type: 'object',
+          properties: {
+            id: { type: 'string' },
+            pfUserId: { type: 'string' },
+            orgId: { type: 'string' },
+            applicationId: { type: 'string' },
+            email: { type: 'string' },
+            roles: { type: 'array', items: { type: 'string' } },
+          },
+          required: ['id', 'pfUserId', 'orgId', 'applicationId', 'email', 'roles'],
+          additionalProperties: false,
+        },
+      },
+      required: ['access_token', 'token_type', 'expires_in', 'user'],
+      additionalProperties: false,
+    },
+    OAuthError: oauthError,
+  },
+  securitySchemes: { marketplaceJwt: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+})

@@ -1,0 +1,45 @@
+import { createResponseValidator } from '@pf/service-kit'
+import { claims, startExchange, startWorld, type Exchange, type World } from './support'
+
+let world: World
+let exchange: Exchange
+let conforms: ReturnType<typeof createResponseValidator>
+beforeAll(async () => {
+  world = await startWorld('realm-26')
+  exchange = await startExchange(world, { timeoutMs: 300 })
+  conforms = createResponseValidator(
+    (await (await fetch(`${exchange.url}/openapi.json`)).json()) as Record<string, unknown>,
+  )
+})
+afterAll(async () => {
+  await exchange.close()
+  await world.stop()
+})
+
+describe('GET /openapi.json: every answer of the exchange is as documented (OpenAPI 3.1)', () => {
+  it('200, 401 on /auth/exchange and 204, 400 on /auth/logout', async () => {
+    const ok = await exchange.post(world.issuer.mint(claims('o1')))
+    expect(conforms('post', '/auth/exchange', 200, ok.body)).toEqual([])
+    const refused = await exchange.post('garbage')
+    expect(conforms('post', '/auth/exchange', 401, refused.body)).toEqual([])
+    expect((await exchange.logout(ok.body.refresh_token)).status).toBe(204)
+    const bad = await exchange.logout(undefined)
+    expect(conforms('post', '/auth/logout', 400, bad.body)).toEqual([])
+  })
+
+  it('502 and 503 on /auth/exchange', async () => {
+    world.keycloak!.injectFault({
+      status: 400,
+      body: { error: 'invalid_request' },
+      times: 1,
+      match: (call) => call.path.includes('/token'),
+    })
+    const refused = await exchange.post(world.issuer.mint(claims('o2')))
+    expect(refused.status).toBe(502)
+    expect(conforms('post', '/auth/exchange', 502, refused.body)).toEqual([])
+    world.keycloak!.injectFault({ hang: true, times: 10 })
+    const down = await exchange.post(world.issuer.mint(claims('o3')))
+    expect(down.status).toBe(503)
+    expect(conforms('post', '/auth/exchange', 503, down.body)).toEqual([])
+  })
+})

@@ -1,0 +1,85 @@
+import { createResponseValidator } from '@pf/service-kit'
+import type { S3ServerHandle } from '@pf/testkit'
+import { startProvider, startRecorder, startStore, type StartedProvider } from './support-http'
+
+let store: S3ServerHandle
+let provider: StartedProvider
+let callbacks: Awaited<ReturnType<typeof startRecorder>>
+let conforms: ReturnType<typeof createResponseValidator>
+
+beforeAll(async () => {
+  store = await startStore()
+  provider = await startProvider(store)
+  callbacks = await startRecorder()
+  conforms = createResponseValidator(
+    (await (await fetch(`${provider.url}/openapi.json`)).json()) as Record<string, unknown>,
+  )
+})
+afterAll(async () => {
+  await callbacks.close()
+  await provider.close()
+  provider.s3.destroy()
+  await store.stop()
+})
+
+const envelope = (extra: Record<string, unknown> = {}) => ({
+  queryId: `q-${Math.random().toString(36).slice(2)}`,
+  callbackUrl: `${callbacks.url}/cb`,
+  callbackToken: 't',
+  parameters: { name: 'deutsche bahn' },
+  ...extra,
+})
+
+describe('GET /openapi.json: every route answers as documented (OpenAPI 3.1)', () => {
+  const cases: [string, 'companies' | 'sanctions', () => object, string, number][] = [
+    ['companies 200 inline', 'companies', () => envelope(), 'test-api-key', 200],
+    [
+      'companies 200 pf_s3_sync',
+      'companies',
+      () => envelope({ delivery: { mechanism: 'pf_s3_sync' } }),
+      'test-api-key',
+      200,
+    ],
+    [
+      'sanctions 200 inline',
+      'sanctions',
+      () => envelope({ parameters: { name: 'National Bank of Cuba' } }),
+      'test-api-key',
+      200,
+    ],
+    ['400 invalid envelope', 'companies', () => ({ callbackUrl: 'x' }), 'test-api-key', 400],
+    ['400 invalid parameters', 'sanctions', () => envelope({ parameters: {} }), 'test-api-key', 400],
+    ['401 wrong key', 'companies', () => envelope(), 'wrong', 401],
+    [
+      '413 too large',
+      'companies',
+      () => envelope({ parameters: { name: 'x'.repeat(70 * 1024) } }),
+      'test-api-key',
+      413,
+    ],
+    [
+      '500 delivery failed',
+      'companies',
+      () => envelope({ delivery: { mechanism: 'pf_s3_sync', s3Bucket: 'missing' } }),
+      'test-api-key',
+      500,
+    ],
+  ]
+
+  it.each(cases)('%s', async (_name, endpoint, body, key, status) => {
+    const res = await fetch(`${provider.url}/api/search/${endpoint}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-pf-api-key': key },
+      body: JSON.stringify(body()),
+    })
+    expect(res.status).toBe(status)
+    expect(conforms('post', `/api/search/${endpoint}`, status, await res.json())).toEqual([])
+  })
+
+  it('documents the ops endpoints as they answer', async () => {
+    for (const path of ['/health', '/ready', '/openapi.json']) {
+      const res = await fetch(`${provider.url}${path}`)
+      expect(conforms('get', path, res.status, await res.json())).toEqual([])
+    }
+  })
+})

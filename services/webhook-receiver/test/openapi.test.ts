@@ -1,0 +1,51 @@
+import { createResponseValidator } from '@pf/service-kit'
+import { signWebhook } from '@pf/signing'
+import { startRedis, type RedisHandle } from '@pf/testkit'
+import { makeEvent, postSigned, SECRET, startReceiver, uniquePrefix, type StartedReceiver } from './support'
+
+let redis: RedisHandle
+let receiver: StartedReceiver
+let conforms: ReturnType<typeof createResponseValidator>
+beforeAll(async () => {
+  redis = await startRedis({ fallbackUrl: process.env.REDIS_URL })
+  receiver = await startReceiver(redis.url, uniquePrefix())
+  conforms = createResponseValidator(
+    (await (await fetch(`${receiver.url}/openapi.json`)).json()) as Record<string, unknown>,
+  )
+})
+afterAll(async () => {
+  await receiver.stop()
+  await redis.stop()
+})
+
+describe('GET /openapi.json: every answer of the receiver is as documented (OpenAPI 3.1)', () => {
+  const cases: [string, () => Promise<Response>, number][] = [
+    ['200 stored', () => postSigned(receiver.webhookUrl, JSON.stringify(makeEvent('session.created'))), 200],
+    ['400 not an envelope', () => postSigned(receiver.webhookUrl, '{"a":1}'), 400],
+    [
+      '401 wrong signature',
+      () => postSigned(receiver.webhookUrl, '{}', { signature: signWebhook('other', '{}') }),
+      401,
+    ],
+    [
+      '413 too large',
+      () =>
+        postSigned(receiver.webhookUrl, JSON.stringify({ pad: 'x'.repeat(70 * 1024) }), { secret: SECRET }),
+      413,
+    ],
+  ]
+  it.each(cases)('%s', async (_name, send, status) => {
+    const res = await send()
+    expect(res.status).toBe(status)
+    expect(conforms('post', '/webhooks/pf', status, await res.json())).toEqual([])
+  })
+
+  it('answers 503 as documented when Redis is down', async () => {
+    if (!redis.isPrivate) return
+    await redis.stop()
+    const res = await postSigned(receiver.webhookUrl, JSON.stringify(makeEvent('session.ended')))
+    expect(res.status).toBe(503)
+    expect(conforms('post', '/webhooks/pf', 503, await res.json())).toEqual([])
+    await redis.start()
+  })
+})
