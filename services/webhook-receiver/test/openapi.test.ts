@@ -1,7 +1,15 @@
 import { createResponseValidator } from '@pf/service-kit'
 import { signWebhook } from '@pf/signing'
 import { startRedis, type RedisHandle } from '@pf/testkit'
-import { makeEvent, postSigned, SECRET, startReceiver, uniquePrefix, type StartedReceiver } from './support'
+import {
+  makeEvent,
+  postSigned,
+  SECRET,
+  startReceiver,
+  uniquePrefix,
+  waitFor,
+  type StartedReceiver,
+} from './support'
 
 let redis: RedisHandle
 let receiver: StartedReceiver
@@ -47,5 +55,11 @@ describe('GET /openapi.json: every answer of the receiver is as documented (Open
     expect(res.status).toBe(503)
     expect(conforms('post', '/webhooks/pf', 503, await res.json())).toEqual([])
     await redis.start()
+    await waitFor(
+      async () =>
+        (await postSigned(receiver.webhookUrl, JSON.stringify(makeEvent('session.ended')))).status === 200,
+      15_000,
+      'Redis back',
+    )
   })
 })

@@ -109,6 +109,8 @@ export function createBullmqEventStore({
         'connecting to Redis',
       ).catch(() => false)
       if (settled) await queue.close()
+      // If Redis was away, quit failed and ioredis would keep reconnecting: stop it for good.
+      await queue.disconnect().catch(() => {})
     },
   }
 }
