@@ -1,4 +1,5 @@
 export { deriveRealmPassword, deriveTenantPassword } from './derive-password'
+export { decodeJwtPayload } from './decode-jwt-payload'
 export { emailOf, syntheticEmail } from './marketplace-user'
 export type { IdpTokens, MarketplaceUser, SyncedUser } from './marketplace-user'
 export {

@@ -1,5 +1,6 @@
 import { Router } from 'express'
 import type { Registry } from 'prom-client'
+import { withTimeout } from './with-timeout'
 
 export interface OpsRouterOptions {
   registry: Registry
@@ -19,17 +20,11 @@ export function createOpsRouter({ registry, ready, readyTimeoutMs = 2000 }: OpsR
     res.json({ status: 'ok' })
   })
   router.get('/ready', async (_req, res) => {
-    let timer: NodeJS.Timeout | undefined
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`not ready within ${readyTimeoutMs} ms`)), readyTimeoutMs)
-    })
     try {
-      await Promise.race([ready(), timeout])
+      await withTimeout(ready(), readyTimeoutMs, 'readiness check')
       res.json({ status: 'ready' })
     } catch (error) {
       res.status(503).json({ status: 'not ready', error: (error as Error).message })
-    } finally {
-      clearTimeout(timer)
     }
   })
   router.get('/metrics', async (_req, res) => {

@@ -2,6 +2,7 @@ import { join } from 'node:path'
 import { signWebhook, SIGNATURE_HEADER } from '@pf/signing'
 import { createWebhookEvent, startRedis, startServiceProcess } from '@pf/testkit'
 import { load } from './load'
+import { median } from './median'
 import { processCpuMs } from './process-cpu'
 
 const SECRET = 'whsec_bench_secret'
@@ -15,8 +16,6 @@ function nextEvent() {
     headers: { 'content-type': 'application/json', [SIGNATURE_HEADER]: signWebhook(SECRET, body) },
   }
 }
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0
 
 /** Load on one server, with the CPU time its process spent per request. */
 async function measure(url: string, pid: number, durationSeconds: number) {

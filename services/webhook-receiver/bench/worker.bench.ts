@@ -2,6 +2,7 @@ import { Queue, Worker } from 'bullmq'
 import { Registry } from 'prom-client'
 import { createLogger } from '@pf/service-kit'
 import { WEBHOOK_EVENT_KINDS } from '@pf/schemas'
+import { median } from './median'
 import { startRedis } from '@pf/testkit'
 import { createWorkerConnection } from '../src/queue/create-redis-connection'
 import { createWebhookWorker } from '../src/worker/create-webhook-worker'
@@ -54,8 +55,6 @@ async function drain(start: () => Worker): Promise<number> {
   await worker.close()
   return JOBS / seconds
 }
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0
 
 /**
  * Worker events/s through validation and dispatch, against a bare BullMQ no-op worker: same Redis, same run,

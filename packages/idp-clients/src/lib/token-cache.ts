@@ -1,3 +1,5 @@
+import { decodeJwtPayload } from '../decode-jwt-payload'
+
 export interface CachedToken {
   token: string
   /** Epoch milliseconds. */
@@ -36,12 +38,6 @@ export class TokenCache {
 
 /** `exp` of a JWT in epoch milliseconds, if the token is a JWT that has one. */
 export function jwtExpiry(token: string): number | undefined {
-  const payload = token.split('.')[1]
-  if (!payload) return undefined
-  try {
-    const { exp } = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { exp?: unknown }
-    return typeof exp === 'number' ? exp * 1000 : undefined
-  } catch {
-    return undefined
-  }
+  const exp = decodeJwtPayload(token)?.exp
+  return typeof exp === 'number' ? exp * 1000 : undefined
 }

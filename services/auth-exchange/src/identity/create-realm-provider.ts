@@ -1,6 +1,11 @@
-import { createRealmClient, deriveRealmPassword, normalizeRealmClaims } from '@pf/idp-clients'
+import {
+  createRealmClient,
+  decodeJwtPayload,
+  deriveRealmPassword,
+  normalizeRealmClaims,
+} from '@pf/idp-clients'
 import type { RealmSettings } from '../config'
-import { decodePayload, type IdentityProvider } from './identity-provider'
+import type { IdentityProvider } from './identity-provider'
 
 /** The realm style (Keycloak 24-26, spec C1) behind the exchange's interface. */
 export function createRealmProvider(settings: RealmSettings, timeoutMs: number): IdentityProvider {
@@ -12,7 +17,7 @@ export function createRealmProvider(settings: RealmSettings, timeoutMs: number):
     signIn: (username, user) => client.passwordGrant(username, password(user.userId)),
     logout: (refreshToken) => client.logout(refreshToken),
     claimsOf: (token) => {
-      const payload = decodePayload(token)
+      const payload = decodeJwtPayload(token)
       return payload ? normalizeRealmClaims(payload) : null
     },
     ping: () => client.ping(),

@@ -1,6 +1,11 @@
-import { createTenantClient, deriveTenantPassword, normalizeTenantClaims } from '@pf/idp-clients'
+import {
+  createTenantClient,
+  decodeJwtPayload,
+  deriveTenantPassword,
+  normalizeTenantClaims,
+} from '@pf/idp-clients'
 import type { TenantSettings } from '../config'
-import { decodePayload, type IdentityProvider } from './identity-provider'
+import type { IdentityProvider } from './identity-provider'
 
 /** The tenant style (Auth0, spec C2) behind the exchange's interface. */
 export function createTenantProvider(settings: TenantSettings, timeoutMs: number): IdentityProvider {
@@ -13,7 +18,7 @@ export function createTenantProvider(settings: TenantSettings, timeoutMs: number
     logout: (refreshToken) => client.logout(refreshToken),
     // Without TENANT_AUDIENCE the access token is opaque: no claims to read.
     claimsOf: (token) => {
-      const payload = decodePayload(token)
+      const payload = decodeJwtPayload(token)
       return payload ? normalizeTenantClaims(payload, settings.claimNamespace) : null
     },
     ping: () => client.ping(),

@@ -12,14 +12,3 @@ export interface IdentityProvider {
   claimsOf(accessToken: string): NormalizedClaims | null
   ping(): Promise<void>
 }
-
-/** The payload of a JWT, without verifying it; null when the token is not a JWT. */
-export function decodePayload(token: string): Record<string, unknown> | null {
-  const part = token.split('.')[1]
-  if (!part) return null
-  try {
-    return JSON.parse(Buffer.from(part, 'base64url').toString('utf8')) as Record<string, unknown>
-  } catch {
-    return null
-  }
-}

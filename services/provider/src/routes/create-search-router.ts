@@ -4,6 +4,7 @@ import {
   validateQueryEnvelope,
   validateSanctionsParameters,
   type QueryEnvelope,
+  type ValidationResult,
 } from '@pf/schemas'
 import { InvalidEnvelopeError, InvalidParametersError, OutboundUrlError } from '../errors'
 import { checkOutboundUrl } from '../outbound/check-outbound-url'
@@ -34,25 +35,22 @@ function readEnvelope(req: Request, allowPrivate: boolean): QueryEnvelope {
 /** `POST /api/search/companies` and `POST /api/search/sanctions`. */
 export function createSearchRouter(engine: SearchEngine, deps: QueryDeps): Router {
   const router = Router()
+  const route = <P>(
+    endpoint: 'companies' | 'sanctions',
+    validate: (parameters: unknown) => ValidationResult<P>,
+    search: (parameters: P) => unknown[],
+  ) =>
+    router.post(`/api/search/${endpoint}`, async (req, res) => {
+      const envelope = readEnvelope(req, deps.outbound.allowPrivate)
+      // Spec, second row: invalid parameters (sanctions: name missing or empty) → 400 {error, queryId}, no callback.
+      const parameters = validate(envelope.parameters ?? {})
+      if (!parameters.ok)
+        throw new InvalidParametersError(`invalid parameters: ${parameters.error}`, envelope.queryId)
+      const answer = await runQuery(endpoint, envelope, () => search(parameters.value), deps)
+      res.status(answer.status).json(answer.body)
+    })
 
-  router.post('/api/search/companies', async (req, res) => {
-    const envelope = readEnvelope(req, deps.outbound.allowPrivate)
-    const parameters = validateCompaniesParameters(envelope.parameters ?? {})
-    if (!parameters.ok)
-      throw new InvalidParametersError(`invalid parameters: ${parameters.error}`, envelope.queryId)
-    const answer = await runQuery('companies', envelope, () => engine.searchCompanies(parameters.value), deps)
-    res.status(answer.status).json(answer.body)
-  })
-
-  router.post('/api/search/sanctions', async (req, res) => {
-    const envelope = readEnvelope(req, deps.outbound.allowPrivate)
-    // Spec, second row: parameters.name missing or empty → 400 {error, queryId}, no callback.
-    const parameters = validateSanctionsParameters(envelope.parameters ?? {})
-    if (!parameters.ok)
-      throw new InvalidParametersError(`invalid parameters: ${parameters.error}`, envelope.queryId)
-    const answer = await runQuery('sanctions', envelope, () => engine.searchSanctions(parameters.value), deps)
-    res.status(answer.status).json(answer.body)
-  })
-
+  route('companies', validateCompaniesParameters, (parameters) => engine.searchCompanies(parameters))
+  route('sanctions', validateSanctionsParameters, (parameters) => engine.searchSanctions(parameters))
   return router
 }

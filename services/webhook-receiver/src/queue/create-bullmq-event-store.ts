@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { Queue } from 'bullmq'
 import type { Redis } from 'ioredis'
 import type { WebhookEnvelope } from '@pf/schemas'
+import { withTimeout } from '@pf/service-kit'
 import { StoreUnavailableError } from '../errors'
 import type { AcceptOutcome, EventStore } from './event-store'
 import { producerConnectionOptions } from './create-redis-connection'
@@ -16,14 +17,6 @@ export interface BullmqEventStoreOptions {
   jobBackoffMs: number
   keepCompleted: number
   keepFailed: number
-}
-
-function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} took longer than ${ms} ms`)), ms)
-  })
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer))
 }
 
 /**

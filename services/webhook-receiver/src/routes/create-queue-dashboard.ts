@@ -1,23 +1,21 @@
-import { createHash, timingSafeEqual } from 'node:crypto'
 import { createBullBoard } from '@bull-board/api'
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter'
 import { ExpressAdapter } from '@bull-board/express'
 import type { Queue } from 'bullmq'
 import { Router, type RequestHandler } from 'express'
+import { createSecretCheck } from '@pf/service-kit'
 
 export const DASHBOARD_PATH = '/admin/queues'
 
-const digest = (value: string) => createHash('sha256').update(value, 'utf8').digest()
-
 /** HTTP Basic auth where the password is the token (any user name), compared in constant time. */
 function requireToken(token: string): RequestHandler {
-  const expected = digest(token)
+  const isToken = createSecretCheck([token])
   return (req, res, next) => {
     const encoded = /^Basic\s+(.+)$/i.exec(req.get('authorization') ?? '')?.[1]
     const password = encoded
       ? Buffer.from(encoded, 'base64').toString('utf8').split(':').slice(1).join(':')
       : undefined
-    if (password !== undefined && timingSafeEqual(digest(password), expected)) return next()
+    if (isToken(password)) return next()
     res
       .set('WWW-Authenticate', 'Basic realm="pf queues"')
       .status(401)
