@@ -19,7 +19,11 @@ module.exports = function preset(dir) {
       ],
     },
     moduleNameMapper: Object.fromEntries(
-      libraries.map((name) => [`^@pf/${name}$`, path.join(root, 'packages', name, 'src', 'index.ts')]),
+      libraries.flatMap((name) => [
+        [`^@pf/${name}$`, path.join(root, 'packages', name, 'src', 'index.ts')],
+        // Subpath exports (`@pf/testkit/emulators`) map to `src/<subpath>/index.ts`.
+        [`^@pf/${name}/([a-z-]+)$`, path.join(root, 'packages', name, 'src', '$1', 'index.ts')],
+      ]),
     ),
   }
 }

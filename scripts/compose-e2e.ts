@@ -1,7 +1,7 @@
 // The end-to-end check of the docker-compose stack (profile "e2e"): the platform's side, played by pf-sim's
 // functions against the real services, MinIO, Redis and Keycloak. Exits non-zero on the first failure.
 import { hostname } from 'node:os'
-import { createWebhookEvent, deliverWebhook, sendQuery } from '@pf/testkit'
+import { createWebhookEvent, deliverWebhook, sendQuery } from '@pf/testkit/platform'
 
 const env = (name: string) => {
   const value = process.env[name]

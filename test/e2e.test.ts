@@ -1,7 +1,8 @@
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createWebhookEvent, deliverWebhook, sendQuery, startRedis, type RedisHandle } from '@pf/testkit'
+import { createWebhookEvent, deliverWebhook, sendQuery } from '@pf/testkit/platform'
+import { startRedis, type RedisHandle } from '@pf/testkit/redis'
 import { SANDBOX, startSandbox, type Sandbox } from '../scripts/sandbox/start-sandbox'
 
 // The README's quick start, as a test: the sandbox of `pnpm start` (on free ports), driven by pf-sim's functions.

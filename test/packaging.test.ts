@@ -1,46 +1,208 @@
 import { execFileSync } from 'node:child_process'
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 
-// The published libraries must load with both `import` and `require` on Node 20+ and ship their types
-// (service contract, "Published packages"). These run against dist/, which `pnpm test` builds first.
+// The published libraries as a consumer gets them (service contract, "Published packages"): packed to
+// tarballs, installed from those into a fresh TypeScript project, compiled with `skipLibCheck: false` (so
+// every .d.ts must resolve with only the declared dependencies) and run, as ESM and as CommonJS.
 const root = join(__dirname, '..')
-const libraries = [
-  { dir: 'packages/signing', name: '@pf/signing', exportName: 'signWebhook' },
-  { dir: 'packages/schemas', name: '@pf/schemas', exportName: 'validateQueryEnvelope' },
-  { dir: 'packages/testkit', name: '@pf/testkit', exportName: 'startRedis' },
-  { dir: 'packages/idp-clients', name: '@pf/idp-clients', exportName: 'createRealmClient' },
-]
+const libraries = ['signing', 'schemas', 'idp-clients', 'testkit']
+const testkitSubpaths = ['redis', 's3', 'emulators', 'platform', 'openapi']
 
-// Self-reference: inside a package folder, its own name resolves through its `exports` map, as for a consumer.
-const run = (cwd: string, args: string[]) =>
-  execFileSync(process.execPath, args, { cwd, encoding: 'utf8' }).trim()
+const run = (command: string, args: string[], cwd: string) =>
+  execFileSync(command, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim()
 
-describe.each(libraries)('$name as published', ({ dir, name, exportName }) => {
-  const cwd = join(root, dir)
+// What each module system imports and prints: `typeof` of one value per entry point.
+const probes: Record<string, string> = {
+  '@pf/signing': 'signWebhook',
+  '@pf/schemas': 'defineHandlers',
+  '@pf/idp-clients': 'createRealmClient',
+  '@pf/testkit': 'loadTestVectors',
+  '@pf/testkit/redis': 'startRedis',
+  '@pf/testkit/emulators': 'startKeycloakEmulator',
+  '@pf/testkit/platform': 'deliverWebhook',
+  '@pf/testkit/openapi': 'createResponseValidator',
+}
+const expected = Object.keys(probes)
+  .map(() => 'function')
+  .join(' ')
 
-  it('loads with require()', () => {
-    expect(run(cwd, ['-e', `console.log(typeof require('${name}').${exportName})`])).toBe('function')
-  })
+const ESM = `${Object.entries(probes)
+  .map(([from, name], i) => `import { ${name} as p${i} } from '${from}'`)
+  .join('\n')}
+import type { StartS3ServerOptions } from '@pf/testkit/s3'
+import type { JwtClaims, MarketplaceUser } from '@pf/idp-clients'
+import type { WebhookHandlers } from '@pf/schemas'
 
-  it('loads with import', () => {
-    const code = `import { ${exportName} } from '${name}'; console.log(typeof ${exportName})`
-    expect(run(cwd, ['--input-type=module', '-e', code])).toBe('function')
-  })
+const handlers: WebhookHandlers = { 'session.created': async (event) => void event.data.sessionId }
+const user: MarketplaceUser = { userId: 'u', orgId: 'o', applicationId: 'a' }
+const claims: JwtClaims = { sub: user.userId }
+const s3: StartS3ServerOptions = { buckets: [] }
+void [handlers, claims, s3]
+console.log([${Object.keys(probes)
+  .map((_, i) => `typeof p${i}`)
+  .join(', ')}].join(' '))
+`
 
-  it('ships .d.ts for both module systems, named in its exports map with types first', () => {
-    const pkg = JSON.parse(readFileSync(join(cwd, 'package.json'), 'utf8'))
-    for (const condition of ['import', 'require'] as const) {
-      const entry = pkg.exports['.'][condition]
-      expect(Object.keys(entry)[0]).toBe('types')
-      expect(existsSync(join(cwd, entry.types))).toBe(true)
+const CJS = `${Object.entries(probes)
+  .map(([from], i) => `import p${i} = require('${from}')`)
+  .join('\n')}
+console.log([${Object.values(probes)
+  .map((name, i) => `typeof p${i}.${name}`)
+  .join(', ')}].join(' '))
+`
+
+let project: string
+
+beforeAll(() => {
+  project = mkdtempSync(join(tmpdir(), 'pf-consumer-'))
+  const tarballs = join(project, 'tarballs')
+  mkdirSync(tarballs)
+  for (const name of libraries) {
+    run('pnpm', ['pack', '--pack-destination', tarballs], join(root, 'packages', name))
+  }
+  const files = readdirSync(tarballs)
+  const tarball = (name: string) => {
+    const file = files.find((f) => f.startsWith(`pf-${name}-`))
+    if (!file) throw new Error(`no tarball for @pf/${name} in ${files.join(', ')}`)
+    return `file:./tarballs/${file}`
+  }
+  const local = Object.fromEntries(libraries.map((name) => [`@pf/${name}`, tarball(name)]))
+  writeFileSync(
+    join(project, 'package.json'),
+    JSON.stringify({
+      name: 'pf-consumer',
+      private: true,
+      dependencies: local,
+      // A library's dependency on a sibling (testkit → signing) resolves to the tarball, never the registry.
+      overrides: local,
+    }),
+  )
+  writeFileSync(
+    join(project, 'tsconfig.json'),
+    JSON.stringify({
+      compilerOptions: {
+        module: 'nodenext',
+        moduleResolution: 'nodenext',
+        target: 'es2022',
+        strict: true,
+        skipLibCheck: false,
+        outDir: 'out',
+        types: ['node'],
+        // Only Node's own types come from the workspace; every package type resolves from the install.
+        typeRoots: [join(root, 'node_modules', '@types')],
+      },
+      files: ['esm.mts', 'cjs.cts'],
+    }),
+  )
+  writeFileSync(join(project, 'esm.mts'), ESM)
+  writeFileSync(join(project, 'cjs.cts'), CJS)
+  run('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error'], project)
+}, 300_000)
+
+afterAll(() => {
+  if (project) rmSync(project, { recursive: true, force: true })
+})
+
+it('every library and testkit subpath compiles in a consumer project with skipLibCheck: false', () => {
+  expect(() =>
+    run(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', '.'], project),
+  ).not.toThrow()
+})
+
+it('an ESM consumer imports every entry point', () => {
+  expect(run(process.execPath, ['out/esm.mjs'], project)).toBe(expected)
+})
+
+it('a CommonJS consumer requires every entry point', () => {
+  expect(run(process.execPath, ['out/cjs.cjs'], project)).toBe(expected)
+})
+
+it("require('@pf/testkit') loads no server, SDK or JWT library (those live in its subpath entries)", () => {
+  const loaded = run(
+    process.execPath,
+    [
+      '-e',
+      "require('@pf/testkit'); console.log(Object.keys(require.cache).filter((f) => /node_modules[\\\\/](express|jsonwebtoken|@aws-sdk|s3rver|ajv)[\\\\/]/.test(f)).length)",
+    ],
+    project,
+  )
+  expect(loaded).toBe('0')
+})
+
+it('installs no known-vulnerable dependency: s3rver (fast-xml-parser 3, dicer) is an optional peer of @pf/testkit/s3', () => {
+  for (const name of ['s3rver', 'fast-xml-parser', 'dicer']) {
+    expect(existsSync(join(project, 'node_modules', name))).toBe(false)
+  }
+})
+
+it('@pf/idp-clients exports no internals', () => {
+  const names = run(
+    process.execPath,
+    ['-e', "console.log(Object.keys(require('@pf/idp-clients')).join(' '))"],
+    project,
+  )
+  for (const internal of ['TokenCache', 'retryDelay', 'exactTerm', 'createHttpClient']) {
+    expect(names.split(' ')).not.toContain(internal)
+  }
+})
+
+describe.each(libraries)('@pf/%s as published', (name) => {
+  const dir = join(root, 'packages', name)
+  const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'))
+  const entries = Object.entries(pkg.exports as Record<string, unknown>).filter(
+    ([path]) => path !== './package.json',
+  ) as [string, Record<'import' | 'require', { types: string; default: string }>][]
+
+  it('names .d.ts first for both module systems in every export, and is side-effect free', () => {
+    for (const [, conditions] of entries) {
+      for (const condition of ['import', 'require'] as const) {
+        expect(Object.keys(conditions[condition])[0]).toBe('types')
+        expect(existsSync(join(dir, conditions[condition].types))).toBe(true)
+      }
     }
     expect(pkg.sideEffects).toBe(false)
   })
 
   it('never reads process.env', () => {
-    for (const file of ['dist/index.js', 'dist/index.mjs']) {
-      expect(readFileSync(join(cwd, file), 'utf8')).not.toMatch(/process\.env/)
+    for (const [, conditions] of entries) {
+      for (const condition of ['import', 'require'] as const) {
+        expect(readFileSync(join(dir, conditions[condition].default), 'utf8')).not.toMatch(/process\.env/)
+      }
     }
   })
+
+  it('declares every package its .d.ts files import', () => {
+    const declared = new Set([
+      ...Object.keys(pkg.dependencies ?? {}),
+      ...Object.keys(pkg.peerDependencies ?? {}),
+    ])
+    const types = readdirSync(join(dir, 'dist'), { recursive: true, encoding: 'utf8' }).filter((f) =>
+      /\.d\.(m|c)?ts$/.test(f),
+    )
+    for (const file of types) {
+      const text = readFileSync(join(dir, 'dist', file), 'utf8')
+      for (const [, specifier] of text.matchAll(/from '([^'.][^']*)'/g)) {
+        const bare = specifier!.startsWith('@')
+          ? specifier!.split('/').slice(0, 2).join('/')
+          : specifier!.split('/')[0]!
+        if (bare.startsWith('node:')) continue
+        expect(`${file} → ${bare}`).toBe(declared.has(bare) ? `${file} → ${bare}` : `${file} → (undeclared)`)
+      }
+    }
+  })
+})
+
+it('@pf/service-kit leaves Express to its host (a peer dependency, not bundled into dist)', () => {
+  const dir = join(root, 'packages', 'service-kit')
+  const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'))
+  expect(pkg.peerDependencies).toHaveProperty('express')
+  expect(pkg.dependencies).not.toHaveProperty('ajv')
+  expect(readFileSync(join(dir, 'dist', 'index.js'), 'utf8')).toMatch(/require\("express"\)/)
+})
+
+it.each(testkitSubpaths)('@pf/testkit/%s is an export of its own', (subpath) => {
+  const pkg = JSON.parse(readFileSync(join(root, 'packages', 'testkit', 'package.json'), 'utf8'))
+  expect(Object.keys(pkg.exports)).toContain(`./${subpath}`)
 })

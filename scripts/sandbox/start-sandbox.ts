@@ -1,16 +1,11 @@
 import { spawnSync } from 'node:child_process'
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
-import {
-  redisPing,
-  startAuth0Emulator,
-  startKeycloakEmulator,
-  startMarketplaceIssuer,
-  startRedis,
-  startS3Server,
-  startServiceProcess,
-  type ServiceProcess,
-} from '@pf/testkit'
+import { startServiceProcess, type ServiceProcess } from '@pf/testkit'
+import { startAuth0Emulator, startKeycloakEmulator } from '@pf/testkit/emulators'
+import { startMarketplaceIssuer } from '@pf/testkit/platform'
+import { redisPing, startRedis } from '@pf/testkit/redis'
+import { startS3Server } from '@pf/testkit/s3'
 
 const root = join(__dirname, '..', '..')
 const dist = (service: string, entry = 'main.js') => join(root, 'services', service, 'dist', entry)

@@ -1,10 +1,8 @@
 import { defineConfig } from 'tsup'
 
 export default defineConfig({
-  entry: ['src/main.ts', 'src/worker.ts', 'src/dead-letters.ts', 'src/handlers.ts'],
+  entry: ['src/main.ts', 'src/worker.ts', 'src/dead-letters.ts'],
   format: ['cjs'],
-  // Types only for the handler helpers that application owners import.
-  dts: { entry: ['src/handlers.ts'] },
   clean: true,
   sourcemap: true,
   target: 'node20',

@@ -1,4 +1,4 @@
-import { startKeycloakEmulator, type KeycloakEmulator } from '@pf/testkit'
+import { startKeycloakEmulator, type KeycloakEmulator } from '@pf/testkit/emulators'
 import {
   createRealmClient,
   createTokenVerifier,

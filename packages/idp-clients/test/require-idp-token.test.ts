@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net'
 import express from 'express'
-import { startKeycloakEmulator, type KeycloakEmulator } from '@pf/testkit'
+import { startKeycloakEmulator, type KeycloakEmulator } from '@pf/testkit/emulators'
 import {
   createRealmClient,
   createTokenVerifier,

@@ -1,15 +1,16 @@
-import { startAuth0Emulator, type Auth0Emulator } from '@pf/testkit'
+import { startAuth0Emulator, type Auth0Emulator } from '@pf/testkit/emulators'
 import {
   createTenantClient,
   createTokenVerifier,
   deriveTenantPassword,
-  exactTerm,
   IdpRateLimitedError,
   IdpRejectedError,
   normalizeTenantClaims,
-  retryDelay,
   type MarketplaceUser,
 } from '@pf/idp-clients'
+// Internals, tested directly: not part of the package's public API.
+import { exactTerm } from '../src/tenant/lucene'
+import { retryDelay } from '../src/tenant/retry-delay'
 
 const CLIENT = { clientId: 'pf-exchange', clientSecret: 'pf-exchange-secret' }
 const AUDIENCE = 'https://api.pf.example.com'

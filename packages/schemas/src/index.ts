@@ -50,3 +50,7 @@ export { resolveDeliveryMechanism } from './resolve-delivery-mechanism'
 export { deliveryObjectKey, resolveS3Target } from './resolve-s3-target'
 export type { S3Target } from './resolve-s3-target'
 export { serializeCallbackPayload } from './serialize-callback-payload'
+
+export { defineHandlers } from './define-handlers'
+export type { HandlerContext, WebhookHandler, WebhookHandlers } from './define-handlers'
+export { UnrecoverableWebhookError } from './unrecoverable-webhook-error'

@@ -1,4 +1,5 @@
-import { loadTestVectors, sampleEventData } from '@pf/testkit'
+import { loadTestVectors } from '@pf/testkit'
+import { sampleEventData } from '@pf/testkit/platform'
 import {
   isKnownEventKind,
   validateWebhookEnvelope,

@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import { locateSharedDir, startRedis } from '@pf/testkit'
-import { redisPing } from '../src/lib/redis-ping'
+import { locateSharedDir } from '@pf/testkit'
+import { startRedis } from '@pf/testkit/redis'
+import { redisPing } from '../src/redis/redis-ping'
 
 const hostPort = (url: string) => {
   const { hostname, port } = new URL(url)

@@ -1,5 +1,5 @@
 import jwt from 'jsonwebtoken'
-import { SigningKey } from '@pf/testkit'
+import { SigningKey } from '@pf/testkit/emulators'
 import { claims, startExchange, startWorld, type Exchange, type World } from './support'
 
 let world: World

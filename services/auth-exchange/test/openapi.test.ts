@@ -1,4 +1,4 @@
-import { createResponseValidator } from '@pf/service-kit'
+import { createResponseValidator } from '@pf/testkit/openapi'
 import { claims, startExchange, startWorld, type Exchange, type World } from './support'
 
 let world: World

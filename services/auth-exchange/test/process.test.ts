@@ -1,7 +1,9 @@
 import { spawnSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import { startKeycloakEmulator, startMarketplaceIssuer, startServiceProcess } from '@pf/testkit'
+import { startServiceProcess } from '@pf/testkit'
+import { startKeycloakEmulator } from '@pf/testkit/emulators'
+import { startMarketplaceIssuer } from '@pf/testkit/platform'
 
 const main = join(__dirname, '..', 'dist', 'main.js')
 beforeAll(() => {

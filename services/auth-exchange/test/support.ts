@@ -3,11 +3,10 @@ import { createLogger, createMetricsRegistry, listen, type RunningServer } from 
 import {
   startAuth0Emulator,
   startKeycloakEmulator,
-  startMarketplaceIssuer,
   type Auth0Emulator,
   type KeycloakEmulator,
-  type MarketplaceIssuer,
-} from '@pf/testkit'
+} from '@pf/testkit/emulators'
+import { startMarketplaceIssuer, type MarketplaceIssuer } from '@pf/testkit/platform'
 import type { ExchangeConfig } from '../src/config'
 import { createExchangeService } from '../src/create-exchange-service'
 

@@ -1,5 +1,5 @@
 import { GetObjectCommand } from '@aws-sdk/client-s3'
-import { startS3Server, type S3ServerHandle } from '@pf/testkit'
+import { startS3Server, type S3ServerHandle } from '@pf/testkit/s3'
 import { createS3Client } from '../src/delivery/create-s3-client'
 import { deliverToS3 } from '../src/delivery/deliver-to-s3'
 

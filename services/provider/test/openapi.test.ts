@@ -1,5 +1,5 @@
-import { createResponseValidator } from '@pf/service-kit'
-import type { S3ServerHandle } from '@pf/testkit'
+import { createResponseValidator } from '@pf/testkit/openapi'
+import type { S3ServerHandle } from '@pf/testkit/s3'
 import { startProvider, startRecorder, startStore, type StartedProvider } from './support-http'
 
 let store: S3ServerHandle

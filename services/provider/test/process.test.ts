@@ -1,7 +1,8 @@
 import { spawnSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import { startS3Server, startServiceProcess } from '@pf/testkit'
+import { startServiceProcess } from '@pf/testkit'
+import { startS3Server } from '@pf/testkit/s3'
 
 const main = join(__dirname, '..', 'dist', 'main.js')
 

@@ -1,6 +1,6 @@
 import { GetObjectCommand } from '@aws-sdk/client-s3'
 import { verifyCallback } from '@pf/signing'
-import type { S3ServerHandle } from '@pf/testkit'
+import type { S3ServerHandle } from '@pf/testkit/s3'
 import { query, startProvider, startRecorder, startStore, type StartedProvider } from './support-http'
 
 let store: S3ServerHandle

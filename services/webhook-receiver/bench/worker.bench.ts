@@ -3,7 +3,7 @@ import { Registry } from 'prom-client'
 import { createLogger } from '@pf/service-kit'
 import { WEBHOOK_EVENT_KINDS } from '@pf/schemas'
 import { median } from './median'
-import { startRedis } from '@pf/testkit'
+import { startRedis } from '@pf/testkit/redis'
 import { createWorkerConnection } from '../src/queue/create-redis-connection'
 import { createWebhookWorker } from '../src/worker/create-webhook-worker'
 

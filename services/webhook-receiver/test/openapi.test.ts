@@ -1,6 +1,6 @@
-import { createResponseValidator } from '@pf/service-kit'
+import { createResponseValidator } from '@pf/testkit/openapi'
 import { signWebhook } from '@pf/signing'
-import { startRedis, type RedisHandle } from '@pf/testkit'
+import { startRedis, type RedisHandle } from '@pf/testkit/redis'
 import {
   makeEvent,
   postSigned,

@@ -2,7 +2,8 @@ import { spawnSync } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { startRedis, startServiceProcess, type RedisHandle, type ServiceProcess } from '@pf/testkit'
+import { startServiceProcess, type ServiceProcess } from '@pf/testkit'
+import { startRedis, type RedisHandle } from '@pf/testkit/redis'
 import { makeEvent, postSigned, SECRET, startReceiver, uniquePrefix, waitFor } from './support'
 
 // These run the built entry points (dist/), as Kubernetes would; `pnpm test` builds first.

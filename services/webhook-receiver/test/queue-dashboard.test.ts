@@ -1,4 +1,4 @@
-import { startRedis, type RedisHandle } from '@pf/testkit'
+import { startRedis, type RedisHandle } from '@pf/testkit/redis'
 import { startReceiver, uniquePrefix, type StartedReceiver } from './support'
 
 const TOKEN = 'dashboard-token-0123456789'

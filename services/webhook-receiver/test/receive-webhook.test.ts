@@ -1,4 +1,5 @@
-import { loadTestVectors, startRedis, type RedisHandle } from '@pf/testkit'
+import { loadTestVectors } from '@pf/testkit'
+import { startRedis, type RedisHandle } from '@pf/testkit/redis'
 import { signWebhook } from '@pf/signing'
 import { createWorkerConnection } from '../src/queue/create-redis-connection'
 import { createWebhookWorker } from '../src/worker/create-webhook-worker'

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { createWebhookEvent } from '@pf/testkit'
+import { createWebhookEvent } from '@pf/testkit/platform'
 import { createLogger, createMetricsRegistry, listen, type RunningServer } from '@pf/service-kit'
 import { signWebhook, SIGNATURE_HEADER } from '@pf/signing'
 import { createApp } from '../src/create-app'

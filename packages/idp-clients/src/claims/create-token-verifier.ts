@@ -1,12 +1,13 @@
-import jwt, { type JwtPayload } from 'jsonwebtoken'
+import jwt from 'jsonwebtoken'
 import { JwksClient } from 'jwks-rsa'
+import type { AsymmetricAlgorithm, JwtClaims } from './jwt-claims'
 
 export interface TokenVerifierOptions {
   jwksUri: string
   issuer: string
   audience?: string
   /** Asymmetric algorithms only: never `none`, never HMAC with a public key. */
-  algorithms?: jwt.Algorithm[]
+  algorithms?: AsymmetricAlgorithm[]
   clockToleranceSec?: number
 }
 
@@ -33,7 +34,7 @@ export function createTokenVerifier({
     jwksRequestsPerMinute: 10,
     timeout: 5000,
   })
-  return (token: string): Promise<JwtPayload> =>
+  return (token: string): Promise<JwtClaims> =>
     new Promise((resolve, reject) => {
       jwt.verify(
         token,
@@ -47,7 +48,7 @@ export function createTokenVerifier({
         (error, payload) =>
           error || !payload || typeof payload === 'string'
             ? reject(error ?? new Error('no payload'))
-            : resolve(payload),
+            : resolve(payload as JwtClaims),
       )
     })
 }

@@ -1,10 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import type { JwtPayload } from 'jsonwebtoken'
+import type { JwtClaims } from './jwt-claims'
 import type { NormalizedClaims } from './normalize-claims'
 
 export interface RequireIdpTokenOptions {
-  verify: (token: string) => Promise<JwtPayload>
-  normalize: (claims: JwtPayload) => NormalizedClaims
+  verify: (token: string) => Promise<JwtClaims>
+  normalize: (claims: JwtClaims) => NormalizedClaims
   /** Roles the caller must all have. */
   roles?: string[]
 }

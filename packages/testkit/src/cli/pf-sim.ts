@@ -6,7 +6,7 @@ import { parseArgs } from 'node:util'
 import { deliverWebhook, type DeliveryAttempt } from '../platform/deliver-webhook'
 import { createWebhookEvent } from '../platform/sample-events'
 import { sendQuery } from '../platform/send-query'
-import { startMarketplaceIssuer } from '../start-marketplace-issuer'
+import { startMarketplaceIssuer } from '../platform/start-marketplace-issuer'
 
 const HELP = `pf-sim — the marketplace platform, simulated
 

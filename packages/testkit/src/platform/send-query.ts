@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { createServer, type IncomingHttpHeaders } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3'
 import { verifyCallback } from '@pf/signing'
 
 export interface SendQueryOptions {
@@ -103,6 +102,8 @@ export async function sendQuery({
     }
     if (res.status === 200 && delivered?.mechanism === 'pf_s3_sync' && s3 && delivered.reference) {
       const [, bucket, key] = /^s3:\/\/([^/]+)\/(.+)$/.exec(delivered.reference) ?? []
+      // Loaded here, on the one path that reads an object: the SDK is heavy for everything else.
+      const { GetObjectCommand, S3Client } = await import('@aws-sdk/client-s3')
       const client = new S3Client({
         endpoint: s3.endpoint,
         region: s3.region ?? 'us-east-1',

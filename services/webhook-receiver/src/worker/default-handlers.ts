@@ -1,4 +1,4 @@
-import type { WebhookHandlers } from '../handlers'
+import type { WebhookHandlers } from '@pf/schemas'
 
 /**
  * Used when WEBHOOK_HANDLERS is not set: each event is logged as one structured line with its identifiers,

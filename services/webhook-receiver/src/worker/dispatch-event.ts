@@ -1,10 +1,10 @@
-import { validateWebhookEvent } from '@pf/schemas'
 import {
   UnrecoverableWebhookError,
+  validateWebhookEvent,
   type HandlerContext,
   type WebhookHandler,
   type WebhookHandlers,
-} from '../handlers'
+} from '@pf/schemas'
 
 export type DispatchOutcome = 'handled' | 'no-handler'
 

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { isKnownEventKind } from '@pf/schemas'
-import type { WebhookHandlers } from '../handlers'
+import type { WebhookHandlers } from '@pf/schemas'
 
 /**
  * Loads the application owner's handlers from a CommonJS or ES module exporting `handlers`. Fails with a

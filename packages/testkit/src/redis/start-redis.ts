@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
-import { freePort } from './lib/free-port'
-import { redisPing } from './lib/redis-ping'
+import { freePort } from '../lib/free-port'
+import { redisPing } from './redis-ping'
 
 export interface RedisHandle {
   /** `redis://127.0.0.1:<port>` of the private server, or the fallback URL. */

@@ -1,16 +1,16 @@
-// The public surface for application owners who write handlers: types and two helpers.
-import type { WebhookEvent, WebhookEventKind } from '@pf/schemas'
-
-export type { WebhookEvent, WebhookEventKind } from '@pf/schemas'
+// The contract of the webhook worker's WEBHOOK_HANDLERS module, published here so that application owners
+// type their handlers against the same event types the receiver validates with.
+import type { WebhookEventKind } from './constants'
+import type { WebhookEvent } from './webhook-envelope'
 
 /** What a handler gets besides the event. */
 export interface HandlerContext {
-  /** The BullMQ job id (not the webhookId, which is `event.webhookId`). */
+  /** The queue's job id (not the webhookId, which is `event.webhookId`). */
   jobId: string
   /** 1 on the first try. */
   attempt: number
   maxAttempts: number
-  /** A pino logger bound to the event kind and webhookId. */
+  /** A structured logger bound to the event kind and webhookId. */
   logger: {
     info(obj: object, msg?: string): void
     warn(obj: object, msg?: string): void
@@ -37,19 +37,4 @@ export type WebhookHandlers = { [K in WebhookEventKind]?: WebhookHandler<K> }
  */
 export function defineHandlers(handlers: WebhookHandlers): WebhookHandlers {
   return handlers
-}
-
-/** Marks an error as not worth retrying: the job goes straight to the dead letters. */
-export class UnrecoverableWebhookError extends Error {
-  readonly unrecoverable = true
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options)
-    this.name = 'UnrecoverableWebhookError'
-  }
-}
-
-/** True for errors that should not be retried: ours, BullMQ's, or any error with `unrecoverable: true`. */
-export function isUnrecoverable(error: unknown): boolean {
-  const candidate = error as { unrecoverable?: unknown; name?: unknown } | null
-  return candidate?.unrecoverable === true || candidate?.name === 'UnrecoverableError'
 }

@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net'
 import express from 'express'
-import { SigningKey } from './emulators/signing-key'
+import { SigningKey } from '../emulators/signing-key'
 
 export interface MarketplaceClaims {
   userId: string

@@ -1,0 +1,1 @@
+export { createResponseValidator } from './create-response-validator'

@@ -1,0 +1,8 @@
+export { startMarketplaceIssuer } from './start-marketplace-issuer'
+export type { MarketplaceClaims, MarketplaceIssuer } from './start-marketplace-issuer'
+export { createWebhookEvent, newWebhookId, sampleEventData } from './sample-events'
+export type { SampleEventKind } from './sample-events'
+export { deliverWebhook, WEBHOOK_RESPONSE_BUDGET_MS, WEBHOOK_RETRY_SCHEDULE_MS } from './deliver-webhook'
+export type { DeliverWebhookOptions, DeliveryAttempt, DeliveryState } from './deliver-webhook'
+export { sendQuery } from './send-query'
+export type { QueryOutcome, SendQueryOptions } from './send-query'

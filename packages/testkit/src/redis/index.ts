@@ -1,0 +1,3 @@
+export { startRedis } from './start-redis'
+export type { RedisHandle, StartRedisOptions } from './start-redis'
+export { redisPing } from './redis-ping'
