@@ -61,3 +61,32 @@ export class IdpInvalidGrantError extends IdpError {
 export class IdpMisconfiguredError extends IdpError {
   readonly code = 'ERR_IDP_MISCONFIGURED'
 }
+
+export type TokenErrorCode = 'ERR_TOKEN_EXPIRED' | 'ERR_TOKEN_NOT_YET_VALID' | 'ERR_TOKEN_INVALID'
+
+/**
+ * Base of the errors `createTokenVerifier` rejects with: the JWT library's own errors never leave this
+ * package, so callers branch on `code`, not on another library's class names.
+ */
+export abstract class TokenError extends Error {
+  abstract readonly code: TokenErrorCode
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options)
+    this.name = new.target.name
+  }
+}
+
+/** `exp` is past (beyond the clock tolerance). */
+export class TokenExpiredError extends TokenError {
+  readonly code = 'ERR_TOKEN_EXPIRED'
+}
+
+/** `nbf` is still ahead (beyond the clock tolerance). */
+export class TokenNotYetValidError extends TokenError {
+  readonly code = 'ERR_TOKEN_NOT_YET_VALID'
+}
+
+/** Anything else: malformed, bad signature, unknown key, wrong algorithm, issuer or audience. */
+export class TokenInvalidError extends TokenError {
+  readonly code = 'ERR_TOKEN_INVALID'
+}

@@ -10,8 +10,12 @@ export {
   IdpRateLimitedError,
   IdpRejectedError,
   IdpUnavailableError,
+  TokenError,
+  TokenExpiredError,
+  TokenInvalidError,
+  TokenNotYetValidError,
 } from './errors'
-export type { IdpErrorCode } from './errors'
+export type { IdpErrorCode, TokenErrorCode } from './errors'
 export {
   createRealmClient,
   MARKETPLACE_ATTRIBUTES,

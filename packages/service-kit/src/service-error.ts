@@ -1,10 +1,14 @@
 /**
- * Base of every service's errors. `code` is stable; `statusCode` is the HTTP answer; `extra` fields join
- * `error` in the JSON body (the provider's `queryId`); `headers` are set on the response.
+ * Base of every service's errors. `code` is stable and drawn from the service's own union of codes; the HTTP
+ * status is not the error's business but the service's table (`createErrorHandler({ statusByCode })`).
+ * `extra` fields join `error` in the JSON body (the provider's `queryId`); `headers` are set on the response.
+ *
+ * @example
+ * type ProviderErrorCode = 'ERR_API_KEY' | 'ERR_INVALID_ENVELOPE'
+ * class ApiKeyError extends ServiceError<ProviderErrorCode> { readonly code = 'ERR_API_KEY' }
  */
-export abstract class ServiceError extends Error {
-  abstract readonly code: string
-  abstract readonly statusCode: number
+export abstract class ServiceError<Code extends string = string> extends Error {
+  abstract readonly code: Code
   readonly extra: Record<string, unknown>
   readonly headers: Record<string, string>
   constructor(

@@ -4,6 +4,7 @@ import { createErrorHandler, createOpsRouter, openApiRoute, type Logger } from '
 import type { Exchanger } from './exchange/create-exchanger'
 import type { IdentityProvider } from './identity/identity-provider'
 import type { MarketplaceVerifier } from './marketplace-jwt'
+import { EXCHANGE_HTTP_STATUS, retryAfterOf, toOAuthBody } from './http-errors'
 import { exchangeOpenApi } from './openapi-document'
 import { createAuthRouter } from './routes/create-auth-router'
 
@@ -14,13 +15,6 @@ export interface ExchangeDeps {
   jwksUrl: string
   logger: Logger
   registry: Registry
-}
-
-const OAUTH_ERRORS: Record<number, string> = {
-  400: 'invalid_request',
-  401: 'invalid_token',
-  404: 'not_found',
-  413: 'invalid_request',
 }
 
 /**
@@ -51,10 +45,9 @@ export function createApp({
   app.use(
     createErrorHandler({
       logger,
-      toBody: ({ status, message, error }) => ({
-        error: (error as { oauthError?: string }).oauthError ?? OAUTH_ERRORS[status] ?? 'server_error',
-        error_description: message,
-      }),
+      statusByCode: EXCHANGE_HTTP_STATUS,
+      toBody: toOAuthBody,
+      headersOf: retryAfterOf,
     }),
   )
   return app

@@ -1,5 +1,4 @@
-import type { JwtPayload } from 'jsonwebtoken'
-import { createTokenVerifier, type MarketplaceUser } from '@pf/idp-clients'
+import { createTokenVerifier, TokenError, type JwtClaims, type MarketplaceUser } from '@pf/idp-clients'
 import { InvalidTokenError } from './errors'
 
 export interface MarketplaceVerifierOptions {
@@ -9,7 +8,7 @@ export interface MarketplaceVerifierOptions {
   clockToleranceSec: number
 }
 
-const text = (payload: JwtPayload, name: string) => {
+const text = (payload: JwtClaims, name: string) => {
   const value = payload[name] as unknown
   return typeof value === 'string' && value.length > 0 ? value : undefined
 }
@@ -28,16 +27,12 @@ export function createMarketplaceVerifier({
 }: MarketplaceVerifierOptions) {
   const verify = createTokenVerifier({ jwksUri: jwksUrl, issuer, clockToleranceSec })
   return async (token: string): Promise<MarketplaceUser> => {
-    let payload: JwtPayload
+    let payload: JwtClaims
     try {
       payload = await verify(token)
     } catch (error) {
-      const reason =
-        (error as Error).name === 'TokenExpiredError'
-          ? 'token expired'
-          : (error as Error).name === 'NotBeforeError'
-            ? 'token not yet valid'
-            : 'invalid token'
+      // TokenError's messages are its codes in words: "token expired", "token not yet valid", "invalid token".
+      const reason = error instanceof TokenError ? error.message : 'invalid token'
       throw new InvalidTokenError(`marketplace token rejected: ${reason}`)
     }
     if (payload.applicationId !== applicationId)

@@ -3,6 +3,7 @@ import express, { type Express } from 'express'
 import { Counter, Histogram, type Registry } from 'prom-client'
 import { createErrorHandler, createOpsRouter, openApiRoute, type Logger } from '@pf/service-kit'
 import type { ProviderConfig } from './config'
+import { PROVIDER_HTTP_STATUS } from './http-status'
 import { providerOpenApi } from './openapi-document'
 import { createOutboundClient } from './outbound/create-outbound-client'
 import { requireApiKey } from './routes/require-api-key'
@@ -65,6 +66,6 @@ export function createApp({ config, engine, s3, logger, registry }: ProviderDeps
   app.use((_req, res) => {
     res.status(404).json({ error: 'not found' })
   })
-  app.use(createErrorHandler({ logger }))
+  app.use(createErrorHandler({ logger, statusByCode: PROVIDER_HTTP_STATUS }))
   return app
 }

@@ -1,31 +1,33 @@
 import { ServiceError } from '@pf/service-kit'
 
+export type ProviderErrorCode =
+  'ERR_API_KEY' | 'ERR_INVALID_ENVELOPE' | 'ERR_INVALID_PARAMETERS' | 'ERR_OUTBOUND_URL'
+
+/** Base of the provider's errors; their HTTP statuses are in `http-status.ts`. */
+export abstract class ProviderError extends ServiceError<ProviderErrorCode> {}
+
 /** Missing or wrong X-PF-Api-Key (spec, "Authentication" 1). */
-export class ApiKeyError extends ServiceError {
+export class ApiKeyError extends ProviderError {
   readonly code = 'ERR_API_KEY'
-  readonly statusCode = 401
 }
 
 /** queryId or callbackUrl missing, or unusable: 400 `{error}`, no callback. */
-export class InvalidEnvelopeError extends ServiceError {
+export class InvalidEnvelopeError extends ProviderError {
   readonly code = 'ERR_INVALID_ENVELOPE'
-  readonly statusCode = 400
 }
 
 /** Search parameters refused (sanctions `name` missing or empty): 400 `{error, queryId}`, no callback. */
-export class InvalidParametersError extends ServiceError {
+export class InvalidParametersError extends ProviderError {
   readonly code = 'ERR_INVALID_PARAMETERS'
-  readonly statusCode = 400
   constructor(message: string, queryId: string) {
     super(message, { extra: { queryId } })
   }
 }
 
-/** An outbound URL that is not http(s), or points at a loopback, private, link-local or metadata address. */
-export class OutboundUrlError extends Error {
+/**
+ * An outbound URL that is not http(s), or points at (or resolves to) a loopback, private, link-local or
+ * metadata address. In an envelope's `callbackUrl` it is a 400; during delivery, a failed query.
+ */
+export class OutboundUrlError extends ProviderError {
   readonly code = 'ERR_OUTBOUND_URL'
-  constructor(message: string) {
-    super(message)
-    this.name = 'OutboundUrlError'
-  }
 }

@@ -2,6 +2,7 @@ import express, { type Express } from 'express'
 import type { Queue } from 'bullmq'
 import type { Registry } from 'prom-client'
 import { createErrorHandler, createOpsRouter, openApiRoute, type Logger } from '@pf/service-kit'
+import { RECEIVER_HTTP_STATUS } from './http-status'
 import { receiverOpenApi } from './openapi-document'
 import type { EventStore } from './queue/event-store'
 import { createReceiverMetrics } from './receiver-metrics'
@@ -35,6 +36,6 @@ export function createApp({ config, store, logger, registry, dashboard }: Receiv
   app.use((_req, res) => {
     res.status(404).json({ error: 'not found' })
   })
-  app.use(createErrorHandler({ logger }))
+  app.use(createErrorHandler({ logger, statusByCode: RECEIVER_HTTP_STATUS }))
   return app
 }

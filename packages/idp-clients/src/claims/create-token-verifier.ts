@@ -1,6 +1,15 @@
 import jwt from 'jsonwebtoken'
 import { JwksClient } from 'jwks-rsa'
+import { TokenExpiredError, TokenInvalidError, TokenNotYetValidError, type TokenError } from '../errors'
 import type { AsymmetricAlgorithm, JwtClaims } from './jwt-claims'
+
+/** jsonwebtoken's errors as this package's own, by class: the only place that knows that library. */
+function asTokenError(error: unknown): TokenError {
+  if (error instanceof jwt.TokenExpiredError) return new TokenExpiredError('token expired', { cause: error })
+  if (error instanceof jwt.NotBeforeError)
+    return new TokenNotYetValidError('token not yet valid', { cause: error })
+  return new TokenInvalidError('invalid token', { cause: error })
+}
 
 export interface TokenVerifierOptions {
   jwksUri: string
@@ -47,7 +56,7 @@ export function createTokenVerifier({
         { algorithms, issuer, ...(audience ? { audience } : {}), clockTolerance: clockToleranceSec },
         (error, payload) =>
           error || !payload || typeof payload === 'string'
-            ? reject(error ?? new Error('no payload'))
+            ? reject(asTokenError(error))
             : resolve(payload as JwtClaims),
       )
     })

@@ -1,25 +1,12 @@
 import { Router, json } from 'express'
 import { Counter, Histogram, type Registry } from 'prom-client'
 import type { Logger } from '@pf/service-kit'
-import { IdpError, IdpInvalidGrantError, IdpRateLimitedError, IdpUnavailableError } from '@pf/idp-clients'
-import { IdpDownError, IdpRefusedError, InvalidRequestError, InvalidTokenError } from '../errors'
+import { IdpInvalidGrantError } from '@pf/idp-clients'
+import { InvalidRequestError, InvalidTokenError } from '../errors'
 import type { Exchanger } from '../exchange/create-exchanger'
+import { outcomeOf } from '../http-errors'
 import type { IdentityProvider } from '../identity/identity-provider'
 import type { MarketplaceVerifier } from '../marketplace-jwt'
-
-/** Identity-provider failures as this service's answers: 503 when it is down or overloaded, else 502. */
-function asServiceError(error: unknown): unknown {
-  if (!(error instanceof IdpError)) return error
-  if (error instanceof IdpUnavailableError || error instanceof IdpRateLimitedError) {
-    const retryAfter = Number(error.headers['retry-after'])
-    return new IdpDownError(
-      `identity provider unavailable: ${error.message}`,
-      Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : 5,
-      error,
-    )
-  }
-  return new IdpRefusedError(`identity provider refused: ${error.message}`, { cause: error })
-}
 
 export interface AuthRouterOptions {
   verifyMarketplaceToken: MarketplaceVerifier
@@ -57,13 +44,7 @@ export function createAuthRouter({
       const bearer = /^Bearer\s+(\S+)\s*$/i.exec(req.get('authorization') ?? '')?.[1]
       if (!bearer) throw new InvalidTokenError('missing bearer token')
       const user = await verifyMarketplaceToken(bearer)
-      const {
-        tokens,
-        user: view,
-        path,
-      } = await exchange(user).catch((error: unknown) => {
-        throw asServiceError(error)
-      })
+      const { tokens, user: view, path } = await exchange(user)
       const seconds = (performance.now() - started) / 1000
       outcomes.inc({ outcome: path })
       duration.observe({ path }, seconds)
@@ -79,7 +60,7 @@ export function createAuthRouter({
         user: view,
       })
     } catch (error) {
-      outcomes.inc({ outcome: (error as { oauthError?: string }).oauthError ?? 'error' })
+      outcomes.inc({ outcome: outcomeOf(error) })
       throw error
     }
   })
@@ -92,7 +73,7 @@ export function createAuthRouter({
       await idp.logout(refreshToken)
     } catch (error) {
       // An unknown or already revoked token: the session is gone either way.
-      if (!(error instanceof IdpInvalidGrantError)) throw asServiceError(error)
+      if (!(error instanceof IdpInvalidGrantError)) throw error
     }
     res.status(204).end()
   })

@@ -2,6 +2,7 @@ import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'nod
 import { Agent as HttpAgent } from 'node:http'
 import { Agent as HttpsAgent } from 'node:https'
 import axios, { type AxiosInstance } from 'axios'
+import { OutboundUrlError } from '../errors'
 import { isPublicAddress } from './is-public-address'
 
 type LookupCallback = (
@@ -19,13 +20,10 @@ function publicOnlyLookup(hostname: string, options: LookupOptions, callback: Lo
     if (error) return callback(error, [])
     const refused = addresses.find((entry) => !isPublicAddress(entry.address))
     if (refused) {
-      const denied = Object.assign(
-        new Error(`${hostname} resolves to a non-public address (${refused.address})`),
-        {
-          code: 'ERR_OUTBOUND_URL',
-        },
+      return callback(
+        new OutboundUrlError(`${hostname} resolves to a non-public address (${refused.address})`),
+        [],
       )
-      return callback(denied, [])
     }
     if (options.all) return callback(null, addresses)
     const first = addresses[0] as LookupAddress

@@ -1,0 +1,9 @@
+import type { ProviderErrorCode } from './errors'
+
+/** The provider's one table from error code to HTTP status (spec, "Errors"). */
+export const PROVIDER_HTTP_STATUS: Readonly<Record<ProviderErrorCode, number>> = {
+  ERR_API_KEY: 401,
+  ERR_INVALID_ENVELOPE: 400,
+  ERR_INVALID_PARAMETERS: 400,
+  ERR_OUTBOUND_URL: 400,
+}
