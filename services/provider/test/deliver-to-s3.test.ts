@@ -1,7 +1,7 @@
 import { GetObjectCommand } from '@aws-sdk/client-s3'
 import { startS3Server, type S3ServerHandle } from '@pf/testkit/s3'
-import { createS3Client } from '../src/delivery/create-s3-client'
-import { deliverToS3 } from '../src/delivery/deliver-to-s3'
+import { createS3Client } from '../src/adapters/create-s3-client'
+import { deliverToS3 } from '../src/adapters/deliver-to-s3'
 
 let store: S3ServerHandle
 let s3: ReturnType<typeof createS3Client>

@@ -3,10 +3,10 @@ import type { AddressInfo } from 'node:net'
 import { CreateBucketCommand } from '@aws-sdk/client-s3'
 import { createLogger, createMetricsRegistry, listen, type RunningServer } from '@pf/service-kit'
 import { startS3Server, type S3ServerHandle } from '@pf/testkit/s3'
-import { createApp } from '../src/create-app'
+import { createProvider } from '../src/create-provider'
 import { loadDatasets } from '../src/datasets/load-datasets'
 import { loadOfacCsv } from '../src/datasets/load-ofac-csv'
-import { createS3Client } from '../src/delivery/create-s3-client'
+import { createS3Client } from '../src/adapters/create-s3-client'
 import { SearchEngine } from '../src/search/search-engine'
 import { sharedData } from './support-data'
 
@@ -76,18 +76,23 @@ export async function startProvider(
     region: 'us-east-1',
     credentials: s3Server.credentials,
   })
-  const app = createApp({
-    config: {
+  const { app } = createProvider(
+    {
+      port: 0,
+      logLevel: 'silent',
       apiKeys: [API_KEY, 'previous-api-key'],
+      s3: { endpoint: s3Server.endpoint, region: 'us-east-1', defaultBucket: 'pf-deliveries' },
+      dataDir: '(unused: the engine is given)',
       outbound: { allowPrivate, timeoutMs },
       maxBodyBytes,
-      s3: { defaultBucket: 'pf-deliveries' },
     },
-    engine: realDataEngine(),
-    s3,
-    logger: createLogger({ name: 'test', level: 'silent' }),
-    registry: createMetricsRegistry('test'),
-  })
+    {
+      engine: realDataEngine(),
+      s3,
+      logger: createLogger({ name: 'test', level: 'silent' }),
+      registry: createMetricsRegistry('test'),
+    },
+  )
   const running = await listen(app, { port: 0, host: '127.0.0.1' })
   return { ...running, s3 }
 }

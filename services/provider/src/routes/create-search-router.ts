@@ -8,8 +8,8 @@ import {
 } from '@pf/schemas'
 import { InvalidEnvelopeError, InvalidParametersError, OutboundUrlError } from '../errors'
 import { checkOutboundUrl } from '../outbound/check-outbound-url'
-import { runQuery, type QueryDeps } from '../query/run-query'
-import { SAFE_QUERY_ID } from '../query/safe-query-id'
+import { runQuery, type QueryDeps } from '../core/run-query'
+import { SAFE_QUERY_ID } from '../core/safe-query-id'
 import type { SearchEngine } from '../search/search-engine'
 
 /** Spec, query-processing table, first row: queryId or callbackUrl missing → 400 `{error}`, no callback. */
@@ -32,8 +32,14 @@ function readEnvelope(req: Request, allowPrivate: boolean): QueryEnvelope {
   return envelope
 }
 
+export interface SearchRouterOptions extends QueryDeps {
+  engine: SearchEngine
+  /** Private callback targets allowed (OUTBOUND_ALLOW_PRIVATE). */
+  allowPrivate: boolean
+}
+
 /** `POST /api/search/companies` and `POST /api/search/sanctions`. */
-export function createSearchRouter(engine: SearchEngine, deps: QueryDeps): Router {
+export function createSearchRouter({ engine, allowPrivate, ...deps }: SearchRouterOptions): Router {
   const router = Router()
   const route = <P>(
     endpoint: 'companies' | 'sanctions',
@@ -41,7 +47,7 @@ export function createSearchRouter(engine: SearchEngine, deps: QueryDeps): Route
     search: (parameters: P) => unknown[],
   ) =>
     router.post(`/api/search/${endpoint}`, async (req, res) => {
-      const envelope = readEnvelope(req, deps.outbound.allowPrivate)
+      const envelope = readEnvelope(req, allowPrivate)
       // Spec, second row: invalid parameters (sanctions: name missing or empty) → 400 {error, queryId}, no callback.
       const parameters = validate(envelope.parameters ?? {})
       if (!parameters.ok)

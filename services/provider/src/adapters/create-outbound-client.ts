@@ -3,7 +3,7 @@ import { Agent as HttpAgent } from 'node:http'
 import { Agent as HttpsAgent } from 'node:https'
 import axios, { type AxiosInstance } from 'axios'
 import { OutboundUrlError } from '../errors'
-import { isPublicAddress } from './is-public-address'
+import { isPublicAddress } from '../outbound/is-public-address'
 
 type LookupCallback = (
   error: NodeJS.ErrnoException | null,

@@ -1,0 +1,22 @@
+import { createLogger, listen, onShutdownSignal, runMain } from '@pf/service-kit'
+import { DEMO_API_KEY, loadProviderConfig } from '../config'
+import { createProvider } from '../create-provider'
+
+runMain('provider', async () => {
+  const config = loadProviderConfig(process.env)
+  const logger = createLogger({ name: 'provider', level: config.logLevel })
+  const provider = createProvider(config, { logger })
+  const server = await listen(provider.app, { port: config.port })
+  logger.info(
+    {
+      url: server.url,
+      s3Endpoint: config.s3.endpoint ?? 'AWS',
+      demoKey: config.apiKeys.includes(DEMO_API_KEY),
+    },
+    'provider listening',
+  )
+  onShutdownSignal(logger, async () => {
+    await server.close()
+    await provider.close()
+  })
+})

@@ -1,0 +1,80 @@
+import { HeadBucketCommand, type S3Client } from '@aws-sdk/client-s3'
+import type { Express } from 'express'
+import type { Registry } from 'prom-client'
+import { createMetricsRegistry, type Logger } from '@pf/service-kit'
+import { createOutboundClient } from './adapters/create-outbound-client'
+import { createQueryPorts } from './adapters/create-query-ports'
+import { createS3Client } from './adapters/create-s3-client'
+import type { ProviderConfig } from './config'
+import { createApp } from './create-app'
+import { loadDatasets } from './datasets/load-datasets'
+import { createProviderMetrics } from './metrics'
+import { SearchEngine } from './search/search-engine'
+
+export interface Provider {
+  app: Express
+  /** Resolves when the default bucket answers. */
+  ready(): Promise<void>
+  /** Releases what the provider holds (the S3 client's sockets); the HTTP server is the caller's. */
+  close(): Promise<void>
+}
+
+export interface ProviderAdapters {
+  logger: Logger
+  registry?: Registry
+  /** The search indexes; default: built from `config.dataDir`. */
+  engine?: SearchEngine
+  /** Default: from `config.s3`, with credentials from the SDK's own chain. */
+  s3?: S3Client
+}
+
+/** The whole provider from its configuration: datasets and indexes, S3 and HTTP adapters, metrics, app. */
+export function createProvider(
+  config: ProviderConfig,
+  { logger, registry, engine, s3 }: ProviderAdapters,
+): Provider {
+  const search = engine ?? buildEngine(config.dataDir, logger)
+  // Credentials come from the SDK's own chain (AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY, profiles, roles).
+  const store = s3 ?? createS3Client(config.s3)
+  const metricsRegistry = registry ?? createMetricsRegistry('pf_provider')
+  const ready = async () =>
+    void (await store.send(new HeadBucketCommand({ Bucket: config.s3.defaultBucket })))
+  const ports = createQueryPorts({
+    s3: store,
+    http: createOutboundClient(config.outbound),
+    defaultBucket: config.s3.defaultBucket,
+    outbound: config.outbound,
+    logger,
+  })
+  const app = createApp({
+    config: {
+      apiKeys: config.apiKeys,
+      allowPrivate: config.outbound.allowPrivate,
+      maxBodyBytes: config.maxBodyBytes,
+    },
+    engine: search,
+    ports,
+    ready,
+    logger,
+    registry: metricsRegistry,
+    metrics: createProviderMetrics(metricsRegistry),
+  })
+  return {
+    app,
+    ready,
+    close: async () => {
+      if (!s3) store.destroy()
+    },
+  }
+}
+
+function buildEngine(dataDir: string, logger: Logger): SearchEngine {
+  const started = performance.now()
+  const datasets = loadDatasets(dataDir)
+  const engine = SearchEngine.build(datasets)
+  logger.info(
+    { dataDir, sources: datasets.sources, ms: Math.round(performance.now() - started) },
+    'datasets loaded and indexed',
+  )
+  return engine
+}
