@@ -4,8 +4,9 @@ import { createLogger } from '@pf/service-kit'
 import { WEBHOOK_EVENT_KINDS } from '@pf/schemas'
 import { median } from './median'
 import { startRedis } from '@pf/testkit/redis'
-import { createWorkerConnection } from '../src/queue/create-redis-connection'
-import { createWebhookWorker } from '../src/worker/create-webhook-worker'
+import { createWorkerConnection } from '../src/adapters/create-redis-connection'
+import { createWebhookWorker } from '../src/adapters/create-webhook-worker'
+import { createWorkerMetrics } from '../src/metrics'
 
 const JOBS = 10_000
 const ROUNDS = 3
@@ -85,7 +86,7 @@ export async function benchWorker() {
             prefix: ourPrefix,
             handlers,
             logger: createLogger({ name: 'bench', level: 'silent' }),
-            registry: new Registry(),
+            metrics: createWorkerMetrics(new Registry()),
             concurrency: CONCURRENCY,
             lockDurationMs: 30_000,
             stalledIntervalMs: 30_000,

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { createEnvReader, type Env } from '@pf/service-kit'
-import { DEFAULT_QUEUE_PREFIX, PLATFORM_RETRY_HORIZON_SECONDS } from './queue/queue-names'
+import { DEFAULT_QUEUE_PREFIX, PLATFORM_RETRY_HORIZON_SECONDS } from './adapters/queue-names'
 
 export interface QueueConfig {
   redisUrl: string
@@ -59,10 +59,18 @@ function readTls(env: ReturnType<typeof createEnvReader>): ReceiverConfig['tls']
   }
 }
 
-/** Just Redis and the queue prefix: what the dead-letters command needs. */
-export function loadQueueConfig(source: Env): QueueConfig {
+export interface DeadLettersConfig extends QueueConfig {
+  /** How long the command waits for Redis before it gives up. */
+  timeoutMs: number
+}
+
+/** Redis, the queue prefix and a time-out: what the dead-letters command needs. */
+export function loadDeadLettersConfig(source: Env): DeadLettersConfig {
   const env = createEnvReader(source)
-  const config = readQueueConfig(env)
+  const config = {
+    ...readQueueConfig(env),
+    timeoutMs: env.int('DEAD_LETTERS_TIMEOUT_MS', { default: 10_000, min: 100 }),
+  }
   env.done()
   return config
 }

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { startServiceProcess, type ServiceProcess } from '@pf/testkit'
+import { freePort, startServiceProcess, type ServiceProcess } from '@pf/testkit'
 import { startRedis, type RedisHandle } from '@pf/testkit/redis'
 import { makeEvent, postSigned, SECRET, startReceiver, uniquePrefix, waitFor } from './support'
 
@@ -142,5 +142,33 @@ describe('receiver process', () => {
     expect(await receiver.stop('SIGTERM')).toBe(0)
     // Structured logs never carry the secret or the signature.
     expect(JSON.stringify(receiver.logs)).not.toContain(SECRET)
+  })
+})
+
+describe('pf-dead-letters command', () => {
+  const deadLetters = (args: string[], env: Record<string, string>) =>
+    spawnSync(process.execPath, [join(dist, 'dead-letters.js'), ...args], {
+      env: { PATH: process.env.PATH, ...env },
+      encoding: 'utf8',
+    })
+
+  it('gives up with one line naming Redis when it does not answer, instead of hanging', async () => {
+    const result = deadLetters(['list'], {
+      REDIS_URL: `redis://127.0.0.1:${await freePort()}`,
+      DEAD_LETTERS_TIMEOUT_MS: '300',
+    })
+    expect(result.status).toBe(1)
+    expect(result.stderr).toMatch(
+      /^pf-dead-letters: reaching Redis at 127\.0\.0\.1:\d+ \(prefix \{pf\}\) took longer than 300 ms\n$/,
+    )
+  })
+
+  it('says which id it could not find (not "failed to start")', () => {
+    const result = deadLetters(['replay', 'wh_missing'], {
+      REDIS_URL: redis.url,
+      WEBHOOK_QUEUE_PREFIX: uniquePrefix(),
+    })
+    expect(result.status).toBe(1)
+    expect(result.stderr).toBe('pf-dead-letters: no dead letter with id wh_missing\n')
   })
 })

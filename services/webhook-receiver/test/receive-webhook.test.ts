@@ -1,8 +1,8 @@
 import { loadTestVectors } from '@pf/testkit'
 import { startRedis, type RedisHandle } from '@pf/testkit/redis'
 import { signWebhook } from '@pf/signing'
-import { createWorkerConnection } from '../src/queue/create-redis-connection'
-import { createWebhookWorker } from '../src/worker/create-webhook-worker'
+import { createWorkerConnection } from '../src/adapters/create-redis-connection'
+import { createWebhookWorker } from '../src/adapters/create-webhook-worker'
 import {
   makeEvent,
   postSigned,
@@ -27,7 +27,7 @@ beforeEach(async () => {
 afterEach(() => receiver.stop())
 afterAll(() => redis.stop())
 
-const storedJobs = () => receiver.store.queue.getJobs(['waiting', 'active', 'delayed', 'completed', 'failed'])
+const storedJobs = () => receiver.queue.getJobs(['waiting', 'active', 'delayed', 'completed', 'failed'])
 
 describe('POST /webhooks/pf verifies X-PF-Signature over the raw body (spec, receiver rule 1)', () => {
   it.each(loadTestVectors().webhook)(
@@ -113,7 +113,7 @@ describe('deduplication by webhookId (spec, receiver rule 3)', () => {
   })
 
   it('stores once when two receiver replicas get the same webhookId at the same moment', async () => {
-    const other = await startReceiver(redis.url, (receiver.store.queue.opts.prefix as string) ?? '')
+    const other = await startReceiver(redis.url, (receiver.queue.opts.prefix as string) ?? '')
     try {
       const body = JSON.stringify(makeEvent('session.created'))
       const results = await Promise.all(
@@ -129,7 +129,7 @@ describe('deduplication by webhookId (spec, receiver rule 3)', () => {
   })
 
   it('still recognises the webhookId after its job was processed and trimmed, and after a receiver restart', async () => {
-    const prefix = receiver.store.queue.opts.prefix as string
+    const prefix = receiver.queue.opts.prefix as string
     const handled: string[] = []
     const connection = createWorkerConnection(redis.url)
     const worker = createWebhookWorker({

@@ -2,8 +2,11 @@ import { randomUUID } from 'node:crypto'
 import { createWebhookEvent } from '@pf/testkit/platform'
 import { createLogger, createMetricsRegistry, listen, type RunningServer } from '@pf/service-kit'
 import { signWebhook, SIGNATURE_HEADER } from '@pf/signing'
+import type { Queue } from 'bullmq'
 import { createApp } from '../src/create-app'
-import { createBullmqEventStore } from '../src/queue/create-bullmq-event-store'
+import type { EventStore } from '../src/core/event-store'
+import { createWorkerMetrics } from '../src/metrics'
+import { createBullmqEventStore } from '../src/adapters/create-bullmq-event-store'
 
 export const SECRET = 'whsec_test_secret'
 export const PREVIOUS_SECRET = 'secret with spaces & ünïcode'
@@ -14,7 +17,8 @@ export const silentLogger = createLogger({ name: 'test', level: 'silent' })
 export const uniquePrefix = () => `{t-${randomUUID().slice(0, 8)}}`
 
 export interface StartedReceiver extends RunningServer {
-  store: ReturnType<typeof createBullmqEventStore>
+  store: EventStore
+  queue: Queue
   webhookUrl: string
   stop(): Promise<void>
 }
@@ -38,8 +42,8 @@ export async function startReceiver(
   overrides: Partial<typeof receiverDefaults> & { dashboardToken?: string } = {},
 ): Promise<StartedReceiver> {
   const config = { ...receiverDefaults, ...overrides }
-  const store = createBullmqEventStore({ redisUrl, prefix, ...config })
-  const dashboard = config.dashboardToken ? { queue: store.queue, token: config.dashboardToken } : undefined
+  const { store, queue } = createBullmqEventStore({ redisUrl, prefix, ...config })
+  const dashboard = config.dashboardToken ? { queue, token: config.dashboardToken } : undefined
   const app = createApp({
     config,
     store,
@@ -51,6 +55,7 @@ export async function startReceiver(
   return {
     ...running,
     store,
+    queue,
     webhookUrl: `${running.url}${config.path}`,
     async stop() {
       await running.close()
@@ -62,8 +67,8 @@ export async function startReceiver(
 /** Worker settings for tests: fast stalled-job recovery, metrics on a registry of their own. */
 export const workerDefaults = {
   logger: silentLogger,
-  get registry() {
-    return createMetricsRegistry('test_worker')
+  get metrics() {
+    return createWorkerMetrics(createMetricsRegistry('test_worker'))
   },
   concurrency: 5,
   lockDurationMs: 1000,

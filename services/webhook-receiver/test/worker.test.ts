@@ -3,9 +3,9 @@ import type { Redis } from 'ioredis'
 import { startRedis, type RedisHandle } from '@pf/testkit/redis'
 import { WEBHOOK_EVENT_KINDS, type WebhookEvent } from '@pf/schemas'
 import { UnrecoverableWebhookError, type WebhookHandlers } from '@pf/schemas'
-import { createWorkerConnection } from '../src/queue/create-redis-connection'
-import { listDeadLetters, replayDeadLetters } from '../src/queue/dead-letters'
-import { createWebhookWorker } from '../src/worker/create-webhook-worker'
+import { createWorkerConnection } from '../src/adapters/create-redis-connection'
+import { listDeadLetters, replayDeadLetters } from '../src/adapters/dead-letters'
+import { createWebhookWorker } from '../src/adapters/create-webhook-worker'
 import {
   makeEvent,
   postSigned,
@@ -70,7 +70,7 @@ describe('the worker hands each event to the handler of its kind', () => {
   it('completes events of a kind that has no handler', async () => {
     startWorker({})
     await send(makeEvent('session.ended'))
-    await waitFor(async () => (await receiver.store.queue.getJobCounts('waiting', 'active')).waiting === 0)
+    await waitFor(async () => (await receiver.queue.getJobCounts('waiting', 'active')).waiting === 0)
   })
 
   it('passes the attempt number, the job id and a bound logger in the context', async () => {
@@ -93,9 +93,9 @@ describe('retries and dead letters', () => {
     })
     await send(makeEvent('purchase.completed'))
     await waitFor(() => attempts.length === 3, 5000, 'three attempts')
-    await waitFor(async () => (await receiver.store.queue.getJobCounts('completed', 'failed')).failed === 0)
+    await waitFor(async () => (await receiver.queue.getJobCounts('completed', 'failed')).failed === 0)
     expect(attempts).toEqual([1, 2, 3])
-    expect(await listDeadLetters(receiver.store.queue)).toEqual([])
+    expect(await listDeadLetters(receiver.queue)).toEqual([])
   })
 
   it('stops at once on an unrecoverable error; the dead letter can be listed and replayed', async () => {
@@ -109,12 +109,8 @@ describe('retries and dead letters', () => {
     })
     const event = makeEvent('purchase.failed')
     await send(event)
-    await waitFor(
-      async () => (await listDeadLetters(receiver.store.queue)).length === 1,
-      5000,
-      'a dead letter',
-    )
-    const [letter] = await listDeadLetters(receiver.store.queue)
+    await waitFor(async () => (await listDeadLetters(receiver.queue)).length === 1, 5000, 'a dead letter')
+    const [letter] = await listDeadLetters(receiver.queue)
     expect(letter).toMatchObject({
       webhookId: event.webhookId,
       event: 'purchase.failed',
@@ -123,9 +119,9 @@ describe('retries and dead letters', () => {
     expect(calls).toBe(1)
 
     fixed = true
-    expect(await replayDeadLetters(receiver.store.queue, event.webhookId)).toHaveLength(1)
+    expect(await replayDeadLetters(receiver.queue, event.webhookId)).toHaveLength(1)
     await waitFor(() => calls === 2, 5000, 'the replay')
-    await waitFor(async () => (await listDeadLetters(receiver.store.queue)).length === 0)
+    await waitFor(async () => (await listDeadLetters(receiver.queue)).length === 0)
   })
 
   it('dead-letters a job after its last attempt, and replays all of them with a fresh retry budget', async () => {
@@ -139,23 +135,19 @@ describe('retries and dead letters', () => {
     })
     await send(makeEvent('session.ended'))
     await send(makeEvent('session.ended'))
-    await waitFor(
-      async () => (await listDeadLetters(receiver.store.queue)).length === 2,
-      5000,
-      'two dead letters',
-    )
-    expect((await listDeadLetters(receiver.store.queue))[0]?.attempts).toBe(3)
+    await waitFor(async () => (await listDeadLetters(receiver.queue)).length === 2, 5000, 'two dead letters')
+    expect((await listDeadLetters(receiver.queue))[0]?.attempts).toBe(3)
     failing = false
-    expect(await replayDeadLetters(receiver.store.queue)).toHaveLength(2)
+    expect(await replayDeadLetters(receiver.queue)).toHaveLength(2)
     await waitFor(() => handled.length === 2, 5000, 'both replays')
   })
 
   it('dead-letters a stored job that does not match the schema, without retrying', async () => {
     let calls = 0
     startWorker({ 'session.created': async () => void (calls += 1) })
-    await receiver.store.queue.add('session.created', { event: 'session.created', webhookId: 'wh_x' })
-    await waitFor(async () => (await listDeadLetters(receiver.store.queue)).length === 1)
-    const [letter] = await listDeadLetters(receiver.store.queue)
+    await receiver.queue.add('session.created', { event: 'session.created', webhookId: 'wh_x' })
+    await waitFor(async () => (await listDeadLetters(receiver.queue)).length === 1)
+    const [letter] = await listDeadLetters(receiver.queue)
     expect(letter?.failedReason).toMatch(/^invalid event: timestamp is required/)
     expect(letter?.attempts).toBe(1)
     expect(calls).toBe(0)

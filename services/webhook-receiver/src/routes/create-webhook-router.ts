@@ -1,10 +1,10 @@
 import { Router, type ErrorRequestHandler, type Router as ExpressRouter } from 'express'
 import type { Logger } from '@pf/service-kit'
-import { isKnownEventKind, validateWebhookEnvelope } from '@pf/schemas'
 import { createVerifyMiddleware, SigningError, type VerifiedRequest } from '@pf/signing'
 import { InvalidEnvelopeError, StoreUnavailableError } from '../errors'
-import type { EventStore } from '../queue/event-store'
-import type { ReceiverMetrics, RejectReason } from '../receiver-metrics'
+import type { EventStore } from '../core/event-store'
+import { receiveEvent } from '../core/receive-event'
+import type { ReceiverMetrics, RejectReason } from '../metrics'
 
 export interface WebhookRouterOptions {
   path: string
@@ -45,29 +45,26 @@ export function createWebhookRouter({
     createVerifyMiddleware({ secret, additionalSecrets, limit: maxBodyBytes }),
     async (req, res) => {
       const { body, signatureSecretIndex } = req as unknown as VerifiedRequest
-      const checked = validateWebhookEnvelope(body)
-      if (!checked.ok) throw new InvalidEnvelopeError(`not a webhook envelope: ${checked.error}`)
-      const envelope = checked.value
+      const stopTimer = metrics.enqueueSeconds.startTimer()
+      const { outcome, envelope } = await receiveEvent(body, store)
       const context = { event: envelope.event, webhookId: envelope.webhookId }
       if (signatureSecretIndex > 0)
         logger.info({ ...context, signatureSecretIndex }, 'signed with a previous secret')
-
-      if (!isKnownEventKind(envelope.event)) {
-        metrics.unknownKinds.inc()
-        logger.warn(context, 'unknown event kind: acknowledged and ignored')
-        res.json({ received: true })
-        return
-      }
-
-      const stopTimer = metrics.enqueueSeconds.startTimer()
-      const outcome = await store.accept(envelope)
-      stopTimer()
-      if (outcome === 'duplicate') {
-        metrics.duplicates.inc()
-        logger.info(context, 'duplicate delivery: acknowledged, not stored again')
-      } else {
-        metrics.accepted.inc({ event: envelope.event })
-        logger.debug(context, 'event accepted')
+      switch (outcome) {
+        case 'ignored':
+          metrics.unknownKinds.inc()
+          logger.warn(context, 'unknown event kind: acknowledged and ignored')
+          break
+        case 'duplicate':
+          stopTimer()
+          metrics.duplicates.inc()
+          logger.info(context, 'duplicate delivery: acknowledged, not stored again')
+          break
+        case 'accepted':
+          stopTimer()
+          metrics.accepted.inc({ event: envelope.event })
+          logger.debug(context, 'event accepted')
+          break
       }
       res.json({ received: true })
     },

@@ -2,9 +2,10 @@ import { randomUUID } from 'node:crypto'
 import { Queue } from 'bullmq'
 import type { Redis } from 'ioredis'
 import type { WebhookEnvelope } from '@pf/schemas'
-import { withTimeout } from '@pf/service-kit'
+import { withTimeout, type Logger } from '@pf/service-kit'
 import { StoreUnavailableError } from '../errors'
-import type { AcceptOutcome, EventStore } from './event-store'
+import type { AcceptOutcome, EventStore } from '../core/event-store'
+import { checkEvictionPolicy } from './check-eviction-policy'
 import { producerConnectionOptions } from './create-redis-connection'
 import { WEBHOOK_QUEUE_NAME } from './queue-names'
 
@@ -17,6 +18,14 @@ export interface BullmqEventStoreOptions {
   jobBackoffMs: number
   keepCompleted: number
   keepFailed: number
+  /** Connection losses and recoveries are logged here; none when absent (tests). */
+  logger?: Logger
+}
+
+export interface BullmqEventStore {
+  store: EventStore
+  /** The BullMQ queue itself, for what only BullMQ can do (the bull-board dashboard, dead letters, tests). */
+  queue: Queue
 }
 
 /**
@@ -38,7 +47,8 @@ export function createBullmqEventStore({
   jobBackoffMs,
   keepCompleted,
   keepFailed,
-}: BullmqEventStoreOptions): EventStore & { queue: Queue; client: () => Promise<Redis> } {
+  logger,
+}: BullmqEventStoreOptions): BullmqEventStore {
   const queue = new Queue(WEBHOOK_QUEUE_NAME, {
     connection: producerConnectionOptions(redisUrl),
     prefix,
@@ -54,10 +64,9 @@ export function createBullmqEventStore({
 
   // BullMQ's client is a plain ioredis client; its declared type only lists the commands BullMQ itself uses.
   const client = () => queue.client as unknown as Promise<Redis>
+  if (logger) watchConnection(queue, client, logger)
 
-  return {
-    queue,
-    client,
+  const store: EventStore = {
     async accept(event: WebhookEnvelope): Promise<AcceptOutcome> {
       // A fresh job id per request: when BullMQ deduplicates, it hands back the first job's id instead.
       const jobId = randomUUID()
@@ -106,4 +115,26 @@ export function createBullmqEventStore({
       await queue.disconnect().catch(() => {})
     },
   }
+  return { store, queue }
+}
+
+/** Logs when Redis goes away and comes back (503s in between), and checks its eviction policy once connected. */
+function watchConnection(queue: Queue, client: () => Promise<Redis>, logger: Logger): void {
+  let connected = false
+  queue.on('error', (error) => {
+    if (connected) logger.warn({ err: error }, 'lost Redis: answering 503 until it is back')
+    connected = false
+  })
+  void client().then(
+    (redis) => {
+      redis.on('ready', () => {
+        if (!connected) logger.info('connected to Redis')
+        connected = true
+      })
+      connected = redis.status === 'ready'
+      if (connected) logger.info('connected to Redis')
+      return checkEvictionPolicy(redis, logger)
+    },
+    () => {}, // the queue closed before it ever connected: nothing to check
+  )
 }

@@ -1,5 +1,5 @@
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client'
-import type { EventStore } from './queue/event-store'
+import type { EventStore } from './core/event-store'
 
 export type RejectReason =
   | 'signature'
@@ -58,3 +58,23 @@ export function createReceiverMetrics(registry: Registry, store: EventStore) {
 }
 
 export type ReceiverMetrics = ReturnType<typeof createReceiverMetrics>
+
+/** The worker's metrics, on its own registry (it is a process of its own). */
+export function createWorkerMetrics(registry: Registry) {
+  return {
+    processed: new Counter({
+      name: 'pf_webhook_jobs_total',
+      help: 'Jobs run by the worker, by kind and outcome (handled, no_handler, retry, dead_letter)',
+      labelNames: ['event', 'outcome'],
+      registers: [registry],
+    }),
+    handlerSeconds: new Histogram({
+      name: 'pf_webhook_handler_duration_seconds',
+      help: 'Time spent in handlers',
+      labelNames: ['event'],
+      registers: [registry],
+    }),
+  }
+}
+
+export type WorkerMetrics = ReturnType<typeof createWorkerMetrics>

@@ -1,18 +1,18 @@
 import { UnrecoverableError, Worker } from 'bullmq'
 import type { Redis } from 'ioredis'
-import { Counter, Histogram, type Registry } from 'prom-client'
 import type { Logger } from '@pf/service-kit'
 import type { WebhookHandlers } from '@pf/schemas'
-import { isUnrecoverable } from './is-unrecoverable'
-import { WEBHOOK_QUEUE_NAME } from '../queue/queue-names'
-import { dispatchEvent } from './dispatch-event'
+import { isUnrecoverable } from '../core/is-unrecoverable'
+import { WEBHOOK_QUEUE_NAME } from './queue-names'
+import { dispatchEvent } from '../core/dispatch-event'
+import type { WorkerMetrics } from '../metrics'
 
 export interface WebhookWorkerOptions {
   connection: Redis
   prefix: string
   handlers: WebhookHandlers
   logger: Logger
-  registry: Registry
+  metrics: WorkerMetrics
   concurrency: number
   /** How long a job's lock lasts without renewal: after a crash, the job is picked up again past it. */
   lockDurationMs: number
@@ -30,23 +30,12 @@ export function createWebhookWorker({
   prefix,
   handlers,
   logger,
-  registry,
+  metrics,
   concurrency,
   lockDurationMs,
   stalledIntervalMs,
 }: WebhookWorkerOptions): Worker {
-  const processed = new Counter({
-    name: 'pf_webhook_jobs_total',
-    help: 'Jobs run by the worker, by kind and outcome (handled, no_handler, retry, dead_letter)',
-    labelNames: ['event', 'outcome'],
-    registers: [registry],
-  })
-  const duration = new Histogram({
-    name: 'pf_webhook_handler_duration_seconds',
-    help: 'Time spent in handlers',
-    labelNames: ['event'],
-    registers: [registry],
-  })
+  const { processed, handlerSeconds: duration } = metrics
 
   const worker = new Worker(
     WEBHOOK_QUEUE_NAME,

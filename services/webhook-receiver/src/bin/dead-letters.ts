@@ -1,14 +1,14 @@
 import { Queue } from 'bullmq'
-import { runMain } from '@pf/service-kit'
-import { loadQueueConfig } from './config'
-import { createWorkerConnection } from './queue/create-redis-connection'
-import { listDeadLetters, replayDeadLetters, type DeadLetter } from './queue/dead-letters'
-import { WEBHOOK_QUEUE_NAME } from './queue/queue-names'
+import { runCommand, withTimeout } from '@pf/service-kit'
+import { loadDeadLettersConfig } from '../config'
+import { createWorkerConnection } from '../adapters/create-redis-connection'
+import { listDeadLetters, replayDeadLetters, type DeadLetter } from '../adapters/dead-letters'
+import { WEBHOOK_QUEUE_NAME } from '../adapters/queue-names'
 
 const USAGE = `usage: pf-dead-letters list [--json]
        pf-dead-letters replay <webhookId|jobId>
        pf-dead-letters replay --all
-Reads REDIS_URL and WEBHOOK_QUEUE_PREFIX like the receiver and the worker.`
+Reads REDIS_URL and WEBHOOK_QUEUE_PREFIX like the receiver and the worker; gives up when Redis does not\nanswer within DEAD_LETTERS_TIMEOUT_MS (default 10000).`
 
 function print(letters: DeadLetter[], json: boolean): void {
   if (json) {
@@ -22,7 +22,7 @@ function print(letters: DeadLetter[], json: boolean): void {
   console.table(letters)
 }
 
-runMain('pf-dead-letters', async () => {
+runCommand('pf-dead-letters', async () => {
   const [command, argument, ...rest] = process.argv.slice(2)
   const json = [argument, ...rest].includes('--json')
   if (command !== 'list' && command !== 'replay') {
@@ -33,20 +33,30 @@ runMain('pf-dead-letters', async () => {
     process.stderr.write(`pf-dead-letters: say which one to replay, or --all\n${USAGE}\n`)
     process.exit(2)
   }
-  const config = loadQueueConfig(process.env)
-  const connection = createWorkerConnection(config.redisUrl, { maxRetriesPerRequest: 1 })
+  const config = loadDeadLettersConfig(process.env)
+  const connection = createWorkerConnection(config.redisUrl, {
+    maxRetriesPerRequest: 1,
+    connectTimeout: 2000,
+  })
+  connection.on('error', () => {}) // the time-out below says what went wrong, once
   const queue = new Queue(WEBHOOK_QUEUE_NAME, { connection, prefix: config.queuePrefix })
+  queue.on('error', () => {})
+  const withRedis = <T>(work: Promise<T>) =>
+    withTimeout(
+      work,
+      config.timeoutMs,
+      `reaching Redis at ${new URL(config.redisUrl).host} (prefix ${config.queuePrefix})`,
+    )
   try {
     if (command === 'list') {
-      print(await listDeadLetters(queue), json)
+      print(await withRedis(listDeadLetters(queue)), json)
     } else {
-      const replayed = await replayDeadLetters(queue, argument === '--all' ? undefined : argument)
+      const replayed = await withRedis(replayDeadLetters(queue, argument === '--all' ? undefined : argument))
       if (replayed.length === 0 && argument !== '--all') throw new Error(`no dead letter with id ${argument}`)
       if (!json) process.stdout.write(`replayed ${replayed.length} dead letter(s)\n`)
       print(replayed, json)
     }
   } finally {
-    await queue.close()
     connection.disconnect()
   }
 })

@@ -1,0 +1,15 @@
+import { createLogger, listen, onShutdownSignal, runMain } from '@pf/service-kit'
+import { loadReceiverConfig } from '../config'
+import { createReceiver } from '../create-receiver'
+
+runMain('webhook-receiver', async () => {
+  const config = loadReceiverConfig(process.env)
+  const logger = createLogger({ name: 'webhook-receiver', level: config.logLevel })
+  const receiver = createReceiver(config, { logger })
+  const server = await listen(receiver.app, { port: config.port, tls: config.tls })
+  logger.info({ url: server.url, path: config.path, tls: Boolean(config.tls) }, 'webhook receiver listening')
+  onShutdownSignal(logger, async () => {
+    await server.close()
+    await receiver.close()
+  })
+})

@@ -1,0 +1,25 @@
+import { createLogger, listen, onShutdownSignal, runMain } from '@pf/service-kit'
+import { loadWorkerConfig } from '../config'
+import { createWorker } from '../create-worker'
+import { defaultHandlers } from '../worker/default-handlers'
+import { loadHandlers } from '../worker/load-handlers'
+
+runMain('webhook-worker', async () => {
+  const config = loadWorkerConfig(process.env)
+  const logger = createLogger({ name: 'webhook-worker', level: config.logLevel })
+  const handlers = config.handlersPath ? await loadHandlers(config.handlersPath) : defaultHandlers
+  const worker = createWorker(config, { logger, handlers })
+  const server = await listen(worker.app, { port: config.port })
+  logger.info(
+    {
+      handlers: config.handlersPath ?? 'built-in (log each event)',
+      concurrency: config.concurrency,
+      ops: server.url,
+    },
+    'webhook worker running',
+  )
+  onShutdownSignal(logger, async () => {
+    await worker.close()
+    await server.close()
+  })
+})

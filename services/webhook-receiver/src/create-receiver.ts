@@ -1,0 +1,25 @@
+import type { Express } from 'express'
+import type { Registry } from 'prom-client'
+import { createMetricsRegistry, type Logger } from '@pf/service-kit'
+import { createBullmqEventStore } from './adapters/create-bullmq-event-store'
+import type { ReceiverConfig } from './config'
+import { createApp } from './create-app'
+
+export interface Receiver {
+  app: Express
+  /** Resolves when Redis answers. */
+  ready(): Promise<void>
+  /** Closes the event store (its Redis connection); the HTTP server is the caller's. */
+  close(): Promise<void>
+}
+
+/** The whole receiver from its configuration: the BullMQ event store, the dashboard if configured, the app. */
+export function createReceiver(
+  config: ReceiverConfig,
+  { logger, registry = createMetricsRegistry('pf_receiver') }: { logger: Logger; registry?: Registry },
+): Receiver {
+  const { store, queue } = createBullmqEventStore({ ...config, prefix: config.queuePrefix, logger })
+  const dashboard = config.dashboardToken ? { queue, token: config.dashboardToken } : undefined
+  const app = createApp({ config, store, logger, registry, dashboard })
+  return { app, ready: () => store.ping(), close: () => store.close() }
+}

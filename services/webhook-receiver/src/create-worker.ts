@@ -1,0 +1,46 @@
+import express, { type Express } from 'express'
+import { createMetricsRegistry, createOpsRouter, type Logger } from '@pf/service-kit'
+import type { WebhookHandlers } from '@pf/schemas'
+import { checkEvictionPolicy } from './adapters/check-eviction-policy'
+import { createWorkerConnection } from './adapters/create-redis-connection'
+import { createWebhookWorker } from './adapters/create-webhook-worker'
+import type { WorkerConfig } from './config'
+import { createWorkerMetrics } from './metrics'
+
+export interface WebhookWorkerService {
+  /** The worker's ops endpoints: `/health`, `/ready` (Redis answers), `/metrics`. */
+  app: Express
+  ready(): Promise<void>
+  /** Waits for the jobs in progress, then disconnects from Redis. */
+  close(): Promise<void>
+}
+
+/** The whole worker from its configuration and handlers: Redis connection, BullMQ worker, ops app. */
+export function createWorker(
+  config: WorkerConfig,
+  { logger, handlers }: { logger: Logger; handlers: WebhookHandlers },
+): WebhookWorkerService {
+  const connection = createWorkerConnection(config.redisUrl)
+  connection.on('ready', () => void checkEvictionPolicy(connection, logger))
+  connection.on('error', () => {}) // reported by the worker's own 'error' event
+  const registry = createMetricsRegistry('pf_worker')
+  const worker = createWebhookWorker({
+    ...config,
+    connection,
+    prefix: config.queuePrefix,
+    handlers,
+    logger,
+    metrics: createWorkerMetrics(registry),
+  })
+  const ready = async () => void (await connection.ping())
+  const app = express()
+  app.use(createOpsRouter({ registry, ready }))
+  return {
+    app,
+    ready,
+    async close() {
+      await worker.close() // waits for the jobs in progress
+      connection.disconnect()
+    },
+  }
+}
