@@ -1,7 +1,8 @@
 import { defineConfig } from 'tsup'
 
+// Entry points live in src/bin/; the build maps them to the contract's dist/<name>.js.
 export default defineConfig({
-  entry: ['src/main.ts'],
+  entry: { main: 'src/bin/main.ts' },
   format: ['cjs'],
   clean: true,
   sourcemap: true,

@@ -1,6 +1,6 @@
 // `pnpm bench` for the identity exchange: provider round trips and throughput against the emulators at 5 ms.
 import { createLogger, createMetricsRegistry, listen } from '@pf/service-kit'
-import { createExchangeService } from '../src/create-exchange-service'
+import { createExchange } from '../src/create-exchange'
 import { claims, configFor, startWorld, type Style } from '../test/support'
 
 const LATENCY_MS = 5
@@ -18,7 +18,7 @@ async function bench(style: Style) {
   const world = await startWorld(style)
   const emulator = (world.keycloak ?? world.auth0)!
   emulator.setLatency(LATENCY_MS)
-  const app = createExchangeService(configFor(world, 10_000), {
+  const { app } = createExchange(configFor(world, 10_000), {
     logger: createLogger({ name: 'bench', level: 'silent' }),
     registry: createMetricsRegistry('bench'),
   })

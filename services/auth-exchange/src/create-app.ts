@@ -1,10 +1,11 @@
 import express, { type Express } from 'express'
 import type { Registry } from 'prom-client'
 import { createErrorHandler, createOpsRouter, openApiRoute, type Logger } from '@pf/service-kit'
-import type { Exchanger } from './exchange/create-exchanger'
-import type { IdentityProvider } from './identity/identity-provider'
-import type { MarketplaceVerifier } from './marketplace-jwt'
+import type { Exchanger } from './core/create-exchanger'
+import type { IdentityProvider } from './core/identity-provider'
+import type { MarketplaceVerifier } from './adapters/marketplace-jwt'
 import { EXCHANGE_HTTP_STATUS, retryAfterOf, toOAuthBody } from './http-errors'
+import type { ExchangeMetrics } from './metrics'
 import { exchangeOpenApi } from './openapi-document'
 import { createAuthRouter } from './routes/create-auth-router'
 
@@ -12,9 +13,11 @@ export interface ExchangeDeps {
   verifyMarketplaceToken: MarketplaceVerifier
   exchange: Exchanger
   idp: IdentityProvider
-  jwksUrl: string
   logger: Logger
   registry: Registry
+  metrics: ExchangeMetrics
+  /** Resolves when the marketplace JWKS and the identity provider answer. */
+  ready: () => Promise<void>
 }
 
 /**
@@ -25,20 +28,16 @@ export function createApp({
   verifyMarketplaceToken,
   exchange,
   idp,
-  jwksUrl,
   logger,
   registry,
+  metrics,
+  ready,
 }: ExchangeDeps): Express {
   const app = express()
   app.disable('x-powered-by')
-  const ready = async () => {
-    const jwks = await fetch(jwksUrl, { signal: AbortSignal.timeout(2000) })
-    if (!jwks.ok) throw new Error(`marketplace JWKS answered ${jwks.status}`)
-    await idp.ping()
-  }
   app.use(createOpsRouter({ registry, ready }))
   app.get('/openapi.json', openApiRoute(exchangeOpenApi))
-  app.use(createAuthRouter({ verifyMarketplaceToken, exchange, idp, logger, registry }))
+  app.use(createAuthRouter({ verifyMarketplaceToken, exchange, idp, logger, metrics }))
   app.use(
     (_req, res) => void res.status(404).json({ error: 'not_found', error_description: 'no such endpoint' }),
   )

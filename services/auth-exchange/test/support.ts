@@ -8,7 +8,7 @@ import {
 } from '@pf/testkit/emulators'
 import { startMarketplaceIssuer, type MarketplaceIssuer } from '@pf/testkit/platform'
 import type { ExchangeConfig } from '../src/config'
-import { createExchangeService } from '../src/create-exchange-service'
+import { createExchange } from '../src/create-exchange'
 
 export const APP_ID = 'app_1'
 export const CLIENT_SECRET = 'pf-exchange-secret'
@@ -130,7 +130,7 @@ export async function startExchange(world: World, { timeoutMs = 2000 } = {}): Pr
     level: 'debug',
     destination: new Writable({ write: (chunk, _enc, done) => void (logs.push(String(chunk)), done()) }),
   })
-  const app = createExchangeService(configFor(world, timeoutMs), {
+  const { app } = createExchange(configFor(world, timeoutMs), {
     logger,
     registry: createMetricsRegistry('test'),
   })

@@ -1,19 +1,19 @@
 import { Router, json } from 'express'
-import { Counter, Histogram, type Registry } from 'prom-client'
 import type { Logger } from '@pf/service-kit'
 import { IdpInvalidGrantError } from '@pf/idp-clients'
 import { InvalidRequestError, InvalidTokenError } from '../errors'
-import type { Exchanger } from '../exchange/create-exchanger'
+import type { Exchanger } from '../core/create-exchanger'
 import { outcomeOf } from '../http-errors'
-import type { IdentityProvider } from '../identity/identity-provider'
-import type { MarketplaceVerifier } from '../marketplace-jwt'
+import type { ExchangeMetrics } from '../metrics'
+import type { IdentityProvider } from '../core/identity-provider'
+import type { MarketplaceVerifier } from '../adapters/marketplace-jwt'
 
 export interface AuthRouterOptions {
   verifyMarketplaceToken: MarketplaceVerifier
   exchange: Exchanger
   idp: IdentityProvider
   logger: Logger
-  registry: Registry
+  metrics: ExchangeMetrics
 }
 
 /** `POST /auth/exchange` and `POST /auth/logout`. */
@@ -22,20 +22,9 @@ export function createAuthRouter({
   exchange,
   idp,
   logger,
-  registry,
+  metrics,
 }: AuthRouterOptions): Router {
-  const outcomes = new Counter({
-    name: 'pf_exchange_total',
-    help: 'Exchanges by outcome: warm (grant only), cold (full flow), invalid_token, idp_error, idp_unavailable',
-    labelNames: ['outcome'] as const,
-    registers: [registry],
-  })
-  const duration = new Histogram({
-    name: 'pf_exchange_duration_seconds',
-    help: 'Time of successful exchanges, by path',
-    labelNames: ['path'] as const,
-    registers: [registry],
-  })
+  const { outcomes, duration } = metrics
   const router = Router()
 
   router.post('/auth/exchange', async (req, res) => {

@@ -5,7 +5,7 @@ import {
   normalizeRealmClaims,
 } from '@pf/idp-clients'
 import type { RealmSettings } from '../config'
-import type { IdentityProvider } from './identity-provider'
+import type { IdentityProvider } from '../core/identity-provider'
 
 /** The realm style (Keycloak 24-26, spec C1) behind the exchange's interface. */
 export function createRealmProvider(settings: RealmSettings, timeoutMs: number): IdentityProvider {

@@ -1,5 +1,5 @@
 import { createTokenVerifier, TokenError, type JwtClaims, type MarketplaceUser } from '@pf/idp-clients'
-import { InvalidTokenError } from './errors'
+import { InvalidTokenError } from '../errors'
 
 export interface MarketplaceVerifierOptions {
   jwksUrl: string

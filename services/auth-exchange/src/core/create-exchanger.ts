@@ -5,7 +5,7 @@ import {
   type MarketplaceUser,
   type SyncedUser,
 } from '@pf/idp-clients'
-import type { IdentityProvider } from '../identity/identity-provider'
+import type { IdentityProvider } from './identity-provider'
 import type { WarmCache } from './warm-cache'
 
 export interface ExchangeResult {

@@ -5,7 +5,7 @@ import {
   normalizeTenantClaims,
 } from '@pf/idp-clients'
 import type { TenantSettings } from '../config'
-import type { IdentityProvider } from './identity-provider'
+import type { IdentityProvider } from '../core/identity-provider'
 
 /** The tenant style (Auth0, spec C2) behind the exchange's interface. */
 export function createTenantProvider(settings: TenantSettings, timeoutMs: number): IdentityProvider {

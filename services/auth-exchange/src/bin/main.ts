@@ -1,0 +1,18 @@
+import { createLogger, listen, onShutdownSignal, runMain } from '@pf/service-kit'
+import { loadExchangeConfig } from '../config'
+import { createExchange } from '../create-exchange'
+
+runMain('auth-exchange', async () => {
+  const config = loadExchangeConfig(process.env)
+  const logger = createLogger({ name: 'auth-exchange', level: config.logLevel })
+  const exchange = createExchange(config, { logger })
+  const server = await listen(exchange.app, { port: config.port })
+  logger.info(
+    { url: server.url, idpStyle: config.idp.style, applicationId: config.applicationId },
+    'auth exchange listening',
+  )
+  onShutdownSignal(logger, async () => {
+    await server.close()
+    await exchange.close()
+  })
+})

@@ -1,0 +1,51 @@
+import type { Express } from 'express'
+import type { Registry } from 'prom-client'
+import { createMetricsRegistry, type Logger } from '@pf/service-kit'
+import { createMarketplaceVerifier } from './adapters/marketplace-jwt'
+import { createRealmProvider } from './adapters/create-realm-provider'
+import { createTenantProvider } from './adapters/create-tenant-provider'
+import type { ExchangeConfig } from './config'
+import { createApp } from './create-app'
+import { createExchanger } from './core/create-exchanger'
+import { WarmCache } from './core/warm-cache'
+import { createExchangeMetrics } from './metrics'
+
+export interface Exchange {
+  app: Express
+  /** Resolves when the marketplace JWKS and the identity provider answer. */
+  ready(): Promise<void>
+  /** Nothing is held open between requests; here for the same shape as the other services. */
+  close(): Promise<void>
+}
+
+/** The whole exchange from its configuration: identity-provider adapter, warm cache, marketplace verifier, app. */
+export function createExchange(
+  config: ExchangeConfig,
+  { logger, registry = createMetricsRegistry('pf_exchange') }: { logger: Logger; registry?: Registry },
+): Exchange {
+  const idp =
+    config.idp.style === 'realm'
+      ? createRealmProvider(config.idp.realm, config.idpTimeoutMs)
+      : createTenantProvider(config.idp.tenant, config.idpTimeoutMs)
+  const ready = async () => {
+    const jwks = await fetch(config.marketplace.jwksUrl, { signal: AbortSignal.timeout(2000) })
+    if (!jwks.ok) throw new Error(`marketplace JWKS answered ${jwks.status}`)
+    await idp.ping()
+  }
+  const app = createApp({
+    verifyMarketplaceToken: createMarketplaceVerifier({
+      ...config.marketplace,
+      applicationId: config.applicationId,
+    }),
+    exchange: createExchanger(
+      idp,
+      new WarmCache(config.warmCache.ttlSeconds * 1000, config.warmCache.maxEntries),
+    ),
+    idp,
+    logger,
+    registry,
+    metrics: createExchangeMetrics(registry),
+    ready,
+  })
+  return { app, ready, close: async () => {} }
+}
