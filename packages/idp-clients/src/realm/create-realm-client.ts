@@ -1,28 +1,11 @@
-import { IdpConflictError, IdpInvalidGrantError, IdpMisconfiguredError, IdpRejectedError } from '../errors'
-import { createHttpClient, type IdpRequest } from '../lib/http-client'
-import { jwtExpiry, TokenCache } from '../lib/token-cache'
-import { emailOf, type IdpTokens, type MarketplaceUser, type SyncedUser } from '../marketplace-user'
-import type { KeycloakUser, RealmClientOptions, RealmVersion } from './realm-types'
+import { IdpInvalidGrantError, IdpMisconfiguredError } from '../errors'
+import { createHttpClient } from '../lib/http-client'
+import type { IdpTokens, MarketplaceUser, SyncedUser } from '../marketplace-user'
+import { createRealmAdminApi, FORM, form } from './create-realm-admin-api'
+import type { RealmClientOptions, RealmVersion } from './realm-types'
+import { syncRealmUser } from './sync-realm-user'
 
-/** Spec, "Identity provider user": the deterministic realm username is `pf-<userId>`. */
-export const REALM_USERNAME_PREFIX = 'pf-'
-/** The realm role every marketplace user gets. */
-export const PF_USER_ROLE = 'pf-user'
-/** The custom attributes the exchange writes (and the realm's mappers turn into claims). */
-export const MARKETPLACE_ATTRIBUTES = ['pfUserId', 'orgId', 'pfApplicationId'] as const
-
-const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString()
-const FORM = { 'Content-Type': 'application/x-www-form-urlencoded' }
-
-function marketplaceAttributes(user: MarketplaceUser): Record<string, string[]> {
-  return { pfUserId: [user.userId], orgId: [user.orgId], pfApplicationId: [user.applicationId] }
-}
-
-function hasAttributes(stored: KeycloakUser['attributes'], wanted: Record<string, string[]>): boolean {
-  return Object.entries(wanted).every(
-    ([name, values]) => stored?.[name]?.join('\u0000') === values.join('\u0000'),
-  )
-}
+export { MARKETPLACE_ATTRIBUTES, PF_USER_ROLE, REALM_USERNAME_PREFIX } from './sync-realm-user'
 
 /**
  * A client for a realm-based identity provider (Keycloak 24, 25, 26).
@@ -45,116 +28,7 @@ export function createRealmClient({
 }: RealmClientOptions) {
   const request = createHttpClient({ baseUrl: serverUrl.replace(/\/+$/, ''), timeoutMs })
   const realmPath = `/realms/${encodeURIComponent(realm)}`
-  const adminPath = `/admin/realms/${encodeURIComponent(realm)}`
-
-  const adminTokens = new TokenCache(async () => {
-    const { data } = await request<{ access_token: string; expires_in: number }>({
-      what: 'admin token',
-      method: 'POST',
-      url: '/realms/master/protocol/openid-connect/token',
-      headers: FORM,
-      data: form({
-        grant_type: 'password',
-        client_id: 'admin-cli',
-        username: adminUser,
-        password: adminPassword,
-      }),
-    })
-    return {
-      token: data.access_token,
-      expiresAt: jwtExpiry(data.access_token) ?? Date.now() + data.expires_in * 1000,
-    }
-  }, adminTokenLeewayMs)
-
-  /** An admin API call; a 401 (token revoked or expired early) gets one retry with a fresh token. */
-  async function admin<T>(what: string, config: Omit<IdpRequest, 'what'>, retried = false) {
-    const token = await adminTokens.get()
-    try {
-      return await request<T>({
-        ...config,
-        what,
-        headers: { ...config.headers, Authorization: `Bearer ${token}` },
-      })
-    } catch (error) {
-      if (!retried && error instanceof IdpRejectedError && error.statusCode === 401) {
-        adminTokens.invalidate()
-        return admin<T>(what, config, true)
-      }
-      throw error
-    }
-  }
-
-  const findUser = async (query: Record<string, string>) =>
-    (
-      await admin<KeycloakUser[]>('find user', {
-        method: 'GET',
-        url: `${adminPath}/users`,
-        params: { ...query, exact: 'true' },
-      })
-    ).data[0] ?? null
-  const getUser = async (id: string) =>
-    (
-      await admin<KeycloakUser>('get user', {
-        method: 'GET',
-        url: `${adminPath}/users/${encodeURIComponent(id)}`,
-      })
-    ).data
-  const updateUser = (id: string, body: Partial<KeycloakUser>) =>
-    admin('update user', { method: 'PUT', url: `${adminPath}/users/${encodeURIComponent(id)}`, data: body })
-  const resetPassword = (id: string, value: string) =>
-    admin('reset password', {
-      method: 'PUT',
-      url: `${adminPath}/users/${encodeURIComponent(id)}/reset-password`,
-      data: { type: 'password', value, temporary: false },
-    })
-
-  async function createUser(body: Record<string, unknown>): Promise<string> {
-    const { headers } = await admin('create user', { method: 'POST', url: `${adminPath}/users`, data: body })
-    const id = String(headers.location ?? '')
-      .split('/')
-      .pop()
-    if (!id) throw new IdpRejectedError('create user: no Location header in the answer', { statusCode: 201 })
-    return id
-  }
-
-  async function assignRole(id: string, name: string): Promise<void> {
-    const { data: role } = await admin<{ id: string; name: string }>('get role', {
-      method: 'GET',
-      url: `${adminPath}/roles/${encodeURIComponent(name)}`,
-    })
-    await admin('assign role', {
-      method: 'POST',
-      url: `${adminPath}/users/${encodeURIComponent(id)}/role-mappings/realm`,
-      data: [{ id: role.id, name: role.name }],
-    })
-  }
-
-  /**
-   * After a create or an adoption: check the attributes stuck (a realm whose user profile does not allow
-   * them drops them silently, and then the tokens lack the claims), and clear required actions, which
-   * version 24 may leave on a user created with a non-temporary credential.
-   */
-  async function settle(id: string, attributes: Record<string, string[]>): Promise<void> {
-    const stored = await getUser(id)
-    if (!hasAttributes(stored.attributes, attributes)) {
-      throw new IdpMisconfiguredError(
-        `realm "${realm}" dropped the attributes ${MARKETPLACE_ATTRIBUTES.join(', ')}: its user profile does not allow ` +
-          'them. Set Realm settings → General → Unmanaged attributes to "Enabled" (or "Admin can edit"), or declare ' +
-          'the attributes in the user profile (PUT /admin/realms/{realm}/users/profile).',
-      )
-    }
-    if (stored.requiredActions?.length) {
-      await updateUser(id, { requiredActions: [], emailVerified: true, enabled: true })
-    }
-  }
-
-  /** Updates the marketplace attributes, sending the complete merged set so other systems' attributes survive. */
-  async function refresh(existing: KeycloakUser, attributes: Record<string, string[]>): Promise<void> {
-    const stored = existing.attributes ?? (await getUser(existing.id)).attributes
-    if (hasAttributes(stored, attributes)) return
-    await updateUser(existing.id, { attributes: { ...stored, ...attributes } })
-    await settle(existing.id, attributes)
-  }
+  const api = createRealmAdminApi(request, { realm, adminUser, adminPassword, adminTokenLeewayMs })
 
   return {
     realm,
@@ -162,7 +36,7 @@ export function createRealmClient({
     /** The server's major version: the configured one, or read from `/admin/serverinfo`. */
     async version(): Promise<RealmVersion> {
       if (version !== 'auto') return version
-      const { data } = await admin<{ systemInfo?: { version?: string } }>('server info', {
+      const { data } = await api.call<{ systemInfo?: { version?: string } }>('server info', {
         method: 'GET',
         url: '/admin/serverinfo',
       })
@@ -175,50 +49,9 @@ export function createRealmClient({
       return (major >= 26 ? 26 : major) as RealmVersion
     },
 
-    /**
-     * Creates or updates the realm user of a marketplace user (spec, C1 steps 2-3): found by `pf-<userId>`,
-     * created with the derived password and the `pf-user` role, or, when another user already holds the email
-     * (409), that user is adopted: given the attributes and the derived password.
-     */
-    async syncUser(user: MarketplaceUser, password: string): Promise<SyncedUser> {
-      const username = `${REALM_USERNAME_PREFIX}${user.userId}`
-      const attributes = marketplaceAttributes(user)
-      const existing = await findUser({ username })
-      if (existing) {
-        await refresh(existing, attributes)
-        return { id: existing.id, username: existing.username, created: false, adopted: false }
-      }
-      const email = emailOf(user)
-      try {
-        const id = await createUser({
-          username,
-          email,
-          enabled: true,
-          emailVerified: true,
-          attributes,
-          credentials: [{ type: 'password', value: password, temporary: false }],
-        })
-        await settle(id, attributes)
-        await assignRole(id, PF_USER_ROLE)
-        return { id, username, created: true, adopted: false }
-      } catch (error) {
-        if (!(error instanceof IdpConflictError)) throw error
-        // A concurrent exchange created the same user first: use it.
-        const raced = await findUser({ username })
-        if (raced) {
-          await refresh(raced, attributes)
-          return { id: raced.id, username: raced.username, created: false, adopted: false }
-        }
-        // Another system's user holds the email: adopt it (spec, "Errors").
-        const holder = await findUser({ email })
-        if (!holder) throw error
-        await updateUser(holder.id, { attributes: { ...holder.attributes, ...attributes } })
-        await resetPassword(holder.id, password)
-        await settle(holder.id, attributes)
-        await assignRole(holder.id, PF_USER_ROLE)
-        return { id: holder.id, username: holder.username, created: false, adopted: true }
-      }
-    },
+    /** See `syncRealmUser`: find by `pf-<userId>`, else create (or adopt the email's holder on 409). */
+    syncUser: (user: MarketplaceUser, password: string): Promise<SyncedUser> =>
+      syncRealmUser(api, realm, user, password),
 
     /**
      * Password grant at the realm (spec, C1 step 4), `scope=openid`. A refusal for pending required actions
@@ -247,9 +80,9 @@ export function createRealmClient({
         )?.error_description
         if (cured || !(error instanceof IdpInvalidGrantError) || !/not fully set up/i.test(description ?? ''))
           throw error
-        const user = await findUser({ username })
+        const user = await api.findUser({ username })
         if (!user) throw error
-        await updateUser(user.id, { requiredActions: [], emailVerified: true, enabled: true })
+        await api.updateUser(user.id, { requiredActions: [], emailVerified: true, enabled: true })
         return this.passwordGrant(username, password, true)
       }
     },

@@ -1,14 +1,13 @@
-import { IdpConflictError, IdpRateLimitedError } from '../errors'
+import { IdpRateLimitedError } from '../errors'
 import { createHttpClient, type IdpRequest } from '../lib/http-client'
 import { TokenCache } from '../lib/token-cache'
-import { emailOf, type IdpTokens, type MarketplaceUser, type SyncedUser } from '../marketplace-user'
-import { exactTerm } from './lucene'
+import type { IdpTokens, MarketplaceUser, SyncedUser } from '../marketplace-user'
 import { retryDelay } from './retry-delay'
+import { syncTenantUser, type TenantManagementApi } from './sync-tenant-user'
 import type { Auth0User, TenantClientOptions } from './tenant-types'
 
 /** The database connection Auth0 creates by default. */
 export const DEFAULT_CONNECTION = 'Username-Password-Authentication'
-const PF_USER_ROLE = 'pf-user'
 
 /**
  * A client for a tenant-based identity provider (Auth0 Authentication API and Management API v2).
@@ -66,92 +65,53 @@ export function createTenantClient({
       headers: { Authorization: `Bearer ${await managementTokens.get()}` },
     })
 
-  const search = async (query: string) =>
-    (
-      await management<Auth0User[]>({
+  const api: TenantManagementApi = {
+    async searchUsers(query) {
+      const { data } = await management<Auth0User[]>({
         what: 'search users',
         method: 'GET',
         url: '/users',
         params: { q: query, search_engine: 'v3' },
       })
-    ).data
-
-  const patch = (id: string, body: Record<string, unknown>) =>
-    management<Auth0User>({
-      what: 'update user',
-      method: 'PATCH',
-      url: `/users/${encodeURIComponent(id)}`,
-      data: body,
-    })
-
-  async function assignRole(id: string): Promise<void> {
-    const { data: roles } = await management<{ id: string; name: string }[]>({
-      what: 'list roles',
-      method: 'GET',
-      url: '/roles',
-      params: { name_filter: PF_USER_ROLE },
-    })
-    // The filter is a case-insensitive match: keep the exact name; no such role means nothing to assign.
-    const role = roles.find((r) => r.name === PF_USER_ROLE)
-    if (!role) return
-    await management({
-      what: 'assign role',
-      method: 'POST',
-      url: `/users/${encodeURIComponent(id)}/roles`,
-      data: { roles: [role.id] },
-    })
+      return data
+    },
+    async createUser(body) {
+      return (await management<Auth0User>({ what: 'create user', method: 'POST', url: '/users', data: body }))
+        .data
+    },
+    async patchUser(id, body) {
+      await management({
+        what: 'update user',
+        method: 'PATCH',
+        url: `/users/${encodeURIComponent(id)}`,
+        data: body,
+      })
+    },
+    async assignRole(id, roleName) {
+      const { data: roles } = await management<{ id: string; name: string }[]>({
+        what: 'list roles',
+        method: 'GET',
+        url: '/roles',
+        params: { name_filter: roleName },
+      })
+      // The filter is a case-insensitive match: keep the exact name; no such role means nothing to assign.
+      const role = roles.find((r) => r.name === roleName)
+      if (!role) return
+      await management({
+        what: 'assign role',
+        method: 'POST',
+        url: `/users/${encodeURIComponent(id)}/roles`,
+        data: { roles: [role.id] },
+      })
+    },
   }
-
-  const metadataOf = (user: MarketplaceUser) => ({
-    pfUserId: user.userId,
-    orgId: user.orgId,
-    pfApplicationId: user.applicationId,
-  })
-  const sameMetadata = (stored: Auth0User['app_metadata'], wanted: Record<string, string>) =>
-    Object.entries(wanted).every(([key, value]) => stored?.[key] === value)
 
   return {
     domain,
 
-    /**
-     * Creates or updates the tenant user (spec, C2 steps 2-3): found by `app_metadata.pfUserId` (search engine
-     * v3), its `app_metadata` patched when it changed; or created in the configured connection with the
-     * derived password and given the `pf-user` role when the tenant has one. A 409 (the email exists in the
-     * connection) adopts that user: metadata and derived password are set on it.
-     */
-    async syncUser(user: MarketplaceUser, password: string): Promise<SyncedUser> {
-      const metadata = metadataOf(user)
-      const email = emailOf(user)
-      const [existing] = await search(exactTerm('app_metadata.pfUserId', user.userId))
-      if (existing) {
-        if (!sameMetadata(existing.app_metadata, metadata))
-          await patch(existing.user_id, { app_metadata: metadata })
-        return { id: existing.user_id, username: existing.email ?? email, created: false, adopted: false }
-      }
-      try {
-        const { data: created } = await management<Auth0User>({
-          what: 'create user',
-          method: 'POST',
-          url: '/users',
-          data: { connection, email, email_verified: true, password, app_metadata: metadata },
-        })
-        await assignRole(created.user_id)
-        return { id: created.user_id, username: created.email ?? email, created: true, adopted: false }
-      } catch (error) {
-        if (!(error instanceof IdpConflictError)) throw error
-        const [holder] = await search(
-          `${exactTerm('app_metadata.pfUserId', user.userId)} OR ${exactTerm('email', email)}`,
-        )
-        if (!holder) throw error
-        const ours = holder.app_metadata?.pfUserId === user.userId
-        await patch(
-          holder.user_id,
-          ours ? { app_metadata: metadata } : { app_metadata: metadata, password, connection },
-        )
-        if (!ours) await assignRole(holder.user_id)
-        return { id: holder.user_id, username: holder.email ?? email, created: false, adopted: !ours }
-      }
-    },
+    /** See `syncTenantUser`: find by `app_metadata.pfUserId`, else create (or adopt the email's holder on 409). */
+    syncUser: (user: MarketplaceUser, password: string): Promise<SyncedUser> =>
+      syncTenantUser(api, connection, user, password),
 
     /** Password grant (spec, C2 step 4), `scope=openid profile email offline_access`, audience only if configured. */
     async passwordGrant(username: string, password: string): Promise<IdpTokens> {
