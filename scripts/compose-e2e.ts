@@ -1,6 +1,7 @@
 // The end-to-end check of the docker-compose stack (profile "e2e"): the platform's side, played by pf-sim's
 // functions against the real services, MinIO, Redis and Keycloak. Exits non-zero on the first failure.
 import { hostname } from 'node:os'
+import { WEBHOOK_EVENT_KINDS } from '@pf/schemas'
 import { createWebhookEvent, deliverWebhook, sendQuery } from '@pf/testkit/platform'
 
 const env = (name: string) => {
@@ -14,13 +15,7 @@ const check = (ok: boolean, what: string) => {
 }
 
 async function main() {
-  for (const kind of [
-    'session.created',
-    'session.extended',
-    'session.ended',
-    'purchase.completed',
-    'purchase.failed',
-  ]) {
+  for (const kind of WEBHOOK_EVENT_KINDS) {
     const outcome = await deliverWebhook({
       url: env('WEBHOOK_URL'),
       secret: env('PF_WEBHOOK_SECRET'),

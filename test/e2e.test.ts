@@ -1,18 +1,13 @@
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { WEBHOOK_EVENT_KINDS } from '@pf/schemas'
 import { createWebhookEvent, deliverWebhook, sendQuery } from '@pf/testkit/platform'
 import { startRedis, type RedisHandle } from '@pf/testkit/redis'
 import { SANDBOX, startSandbox, type Sandbox } from '../scripts/sandbox/start-sandbox'
 
 // The README's quick start, as a test: the sandbox of `pnpm start` (on free ports), driven by pf-sim's functions.
-const KINDS = [
-  'session.created',
-  'session.extended',
-  'session.ended',
-  'purchase.completed',
-  'purchase.failed',
-]
+const KINDS = WEBHOOK_EVENT_KINDS
 let redis: RedisHandle
 let sandbox: Sandbox
 let record: string

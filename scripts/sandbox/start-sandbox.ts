@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process'
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
+import { DEMO_API_KEY } from '@pf/schemas'
 import { startServiceProcess, type ServiceProcess } from '@pf/testkit'
 import { startAuth0Emulator, startKeycloakEmulator } from '@pf/testkit/emulators'
 import { startMarketplaceIssuer } from '@pf/testkit/platform'
@@ -32,7 +33,7 @@ export interface SandboxOptions {
 export class SandboxError extends Error {}
 
 export const SANDBOX = {
-  apiKey: 'pf-demo-api-key',
+  apiKey: DEMO_API_KEY,
   webhookSecret: 'whsec_sandbox_secret',
   applicationId: 'app_sandbox',
   clientId: 'pf-exchange',

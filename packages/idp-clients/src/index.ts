@@ -16,12 +16,8 @@ export {
   TokenNotYetValidError,
 } from './errors'
 export type { IdpErrorCode, TokenErrorCode } from './errors'
-export {
-  createRealmClient,
-  MARKETPLACE_ATTRIBUTES,
-  PF_USER_ROLE,
-  REALM_USERNAME_PREFIX,
-} from './realm/create-realm-client'
+export { PF_USER_ROLE } from './pf-user-role'
+export { createRealmClient, MARKETPLACE_ATTRIBUTES, REALM_USERNAME_PREFIX } from './realm/create-realm-client'
 export type { RealmClient } from './realm/create-realm-client'
 export type { KeycloakUser, RealmClientOptions, RealmVersion } from './realm/realm-types'
 export { createTenantClient, DEFAULT_CONNECTION } from './tenant/create-tenant-client'

@@ -21,3 +21,13 @@ export type CallbackStatus = (typeof CALLBACK_STATUSES)[number]
 
 /** The draft every schema here is written in; ajv compiles them with its 2020-12 dialect. */
 export const JSON_SCHEMA_DIALECT = 'https://json-schema.org/draft/2020-12/schema'
+
+/** The platform's retries after a failed webhook delivery: 30 s, 2 min, 10 min, 1 h, 6 h (spec, "Webhook delivery"). */
+export const PLATFORM_RETRY_SCHEDULE_MS = [30_000, 120_000, 600_000, 3_600_000, 21_600_000] as const
+/** A webhook delivery counts only if the receiver answers 2xx within this (spec, "Limits"). */
+export const WEBHOOK_RESPONSE_BUDGET_MS = 5000
+
+/** The header a provider compares with its API key (spec, "Authentication" 1). */
+export const API_KEY_HEADER = 'X-PF-Api-Key'
+/** The provider's documented demo API key: fine on a laptop, refused with NODE_ENV=production. */
+export const DEMO_API_KEY = 'pf-demo-api-key'

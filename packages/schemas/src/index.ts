@@ -1,9 +1,13 @@
 export {
+  API_KEY_HEADER,
   CALLBACK_STATUSES,
   DELIVERY_MECHANISMS,
+  DEMO_API_KEY,
   JSON_SCHEMA_DIALECT,
+  PLATFORM_RETRY_SCHEDULE_MS,
   WEBHOOK_EVENT_KINDS,
   WEBHOOK_ID_PREFIX,
+  WEBHOOK_RESPONSE_BUDGET_MS,
 } from './constants'
 export type { CallbackStatus, DeliveryMechanism, WebhookEventKind } from './constants'
 

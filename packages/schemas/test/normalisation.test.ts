@@ -1,4 +1,5 @@
-import { loadTestVectors } from '@pf/testkit'
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import {
   deliveryObjectKey,
   resolveDeliveryMechanism,
@@ -47,7 +48,12 @@ describe('object key and bucket (spec: key <s3KeyPrefix><queryId>.json; null pre
 })
 
 describe('serializeCallbackPayload (spec: fields with a null value are omitted)', () => {
-  const vectors = loadTestVectors().callback
+  // Read directly rather than through @pf/testkit, which itself depends on this package: no workspace cycle.
+  const vectors = (
+    JSON.parse(
+      readFileSync(join(__dirname, '..', '..', '..', '..', 'shared', 'spec', 'test-vectors.json'), 'utf8'),
+    ) as { callback: { key: string; body: string; value: string }[] }
+  ).callback
 
   it('reproduces the test vectors byte for byte, in field order', () => {
     expect(

@@ -1,3 +1,4 @@
+import { DEFAULT_CONNECTION } from '@pf/idp-clients'
 import { createEnvReader, type Env } from '@pf/service-kit'
 
 export type IdpStyle = 'realm' | 'tenant'
@@ -83,7 +84,7 @@ export function loadExchangeConfig(source: Env): ExchangeConfig {
           baseUrl: env.url('TENANT_BASE_URL', `https://${domain}`),
           clientId: env.required('TENANT_CLIENT_ID'),
           clientSecret: env.required('TENANT_CLIENT_SECRET'),
-          connection: env.string('TENANT_CONNECTION', 'Username-Password-Authentication'),
+          connection: env.string('TENANT_CONNECTION', DEFAULT_CONNECTION),
           audience: env.optional('TENANT_AUDIENCE'),
           claimNamespace: namespace,
         },

@@ -1,8 +1,6 @@
 import { join } from 'node:path'
+import { DEMO_API_KEY } from '@pf/schemas'
 import { createEnvReader, type Env } from '@pf/service-kit'
-
-/** The documented demo key: fine on a laptop, refused with NODE_ENV=production. */
-export const DEMO_API_KEY = 'pf-demo-api-key'
 
 export interface ProviderConfig {
   port: number

@@ -5,7 +5,7 @@ import {
   SanctionsParametersSchema,
 } from '@pf/schemas'
 import { buildOpenApiDocument, type OpenApiOperation } from '@pf/service-kit'
-import { API_KEY_HEADER } from './routes/require-api-key'
+import { API_KEY_HEADER } from '@pf/schemas'
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` })
 const error = {

@@ -1,3 +1,4 @@
+import { SIGNATURE_HEADER } from '@pf/signing'
 import { WEBHOOK_EVENT_DATA_SCHEMAS, WebhookEnvelopeSchema } from '@pf/schemas'
 import { buildOpenApiDocument } from '@pf/service-kit'
 
@@ -22,7 +23,7 @@ export function receiverOpenApi(path: string) {
           summary: 'Receive a platform webhook',
           parameters: [
             {
-              name: 'X-PF-Signature',
+              name: SIGNATURE_HEADER,
               in: 'header',
               required: true,
               description: 'lowercase hex HMAC-SHA256 of the raw body, keyed by the webhook secret',

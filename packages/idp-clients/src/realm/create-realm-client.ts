@@ -5,7 +5,7 @@ import { createRealmAdminApi, FORM, form } from './create-realm-admin-api'
 import type { RealmClientOptions, RealmVersion } from './realm-types'
 import { syncRealmUser } from './sync-realm-user'
 
-export { MARKETPLACE_ATTRIBUTES, PF_USER_ROLE, REALM_USERNAME_PREFIX } from './sync-realm-user'
+export { MARKETPLACE_ATTRIBUTES, REALM_USERNAME_PREFIX } from './sync-realm-user'
 
 /**
  * A client for a realm-based identity provider (Keycloak 24, 25, 26).

@@ -1,11 +1,10 @@
 import { IdpConflictError, IdpMisconfiguredError } from '../errors'
 import { emailOf, type MarketplaceUser, type SyncedUser } from '../marketplace-user'
+import { PF_USER_ROLE } from '../pf-user-role'
 import type { KeycloakUser } from './realm-types'
 
 /** Spec, "Identity provider user": the deterministic realm username is `pf-<userId>`. */
 export const REALM_USERNAME_PREFIX = 'pf-'
-/** The realm role every marketplace user gets. */
-export const PF_USER_ROLE = 'pf-user'
 /** The custom attributes the exchange writes (and the realm's mappers turn into claims). */
 export const MARKETPLACE_ATTRIBUTES = ['pfUserId', 'orgId', 'pfApplicationId'] as const
 

@@ -1,10 +1,8 @@
 import { IdpConflictError } from '../errors'
 import { emailOf, type MarketplaceUser, type SyncedUser } from '../marketplace-user'
+import { PF_USER_ROLE } from '../pf-user-role'
 import { exactTerm } from './lucene'
 import type { Auth0User } from './tenant-types'
-
-/** The role every marketplace user gets, when the tenant has it. */
-export const TENANT_PF_USER_ROLE = 'pf-user'
 
 /** The Management API v2 calls the sync needs (spec, C2); `createTenantManagementApi` speaks them over HTTP. */
 export interface TenantManagementApi {
@@ -53,7 +51,7 @@ export async function syncTenantUser(
       password,
       app_metadata: metadata,
     })
-    await api.assignRole(created.user_id, TENANT_PF_USER_ROLE)
+    await api.assignRole(created.user_id, PF_USER_ROLE)
     return { id: created.user_id, username: created.email ?? email, created: true, adopted: false }
   } catch (error) {
     if (!(error instanceof IdpConflictError)) throw error
@@ -66,7 +64,7 @@ export async function syncTenantUser(
       holder.user_id,
       ours ? { app_metadata: metadata } : { app_metadata: metadata, password, connection },
     )
-    if (!ours) await api.assignRole(holder.user_id, TENANT_PF_USER_ROLE)
+    if (!ours) await api.assignRole(holder.user_id, PF_USER_ROLE)
     return { id: holder.user_id, username: holder.email ?? email, created: false, adopted: !ours }
   }
 }

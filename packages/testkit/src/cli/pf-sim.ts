@@ -3,6 +3,7 @@
 import { appendFileSync, mkdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
+import { DEMO_API_KEY } from '@pf/schemas'
 import { deliverWebhook, type DeliveryAttempt } from '../platform/deliver-webhook'
 import { createWebhookEvent } from '../platform/sample-events'
 import { sendQuery } from '../platform/send-query'
@@ -131,7 +132,7 @@ async function main() {
     const s3Endpoint = values['s3-endpoint']
     const outcome = await sendQuery({
       providerUrl: need('provider'),
-      apiKey: values['api-key'] ?? 'pf-demo-api-key',
+      apiKey: values['api-key'] ?? DEMO_API_KEY,
       endpoint: sub,
       parameters: pairs(values.param),
       mechanism,

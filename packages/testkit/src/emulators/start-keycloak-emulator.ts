@@ -1,3 +1,5 @@
+// Spec and vendor identifiers ('pf-user', 'Username-Password-Authentication', paths) are written out here on
+// purpose, not imported from @pf/idp-clients: the emulator is an independent check of the client, not its echo.
 import { randomBytes, randomUUID } from 'node:crypto'
 import type { AddressInfo } from 'node:net'
 import express, { type Request, type Response } from 'express'

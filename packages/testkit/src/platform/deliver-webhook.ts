@@ -1,9 +1,9 @@
+import { PLATFORM_RETRY_SCHEDULE_MS, WEBHOOK_RESPONSE_BUDGET_MS } from '@pf/schemas'
 import { SIGNATURE_HEADER, signWebhook } from '@pf/signing'
 
-/** The platform's retries after a failed delivery: 30 s, 2 min, 10 min, 1 h, 6 h (spec, "Webhook delivery"). */
-export const WEBHOOK_RETRY_SCHEDULE_MS = [30_000, 120_000, 600_000, 3_600_000, 21_600_000]
-/** A delivery counts only if the receiver answers 2xx within 5 seconds. */
-export const WEBHOOK_RESPONSE_BUDGET_MS = 5000
+/** The platform's retries after a failed delivery (spec, "Webhook delivery"), as @pf/schemas states them. */
+export const WEBHOOK_RETRY_SCHEDULE_MS: readonly number[] = PLATFORM_RETRY_SCHEDULE_MS
+export { WEBHOOK_RESPONSE_BUDGET_MS }
 
 export type DeliveryState = 'attempted' | 'delivered' | 'retry pending' | 'failed'
 

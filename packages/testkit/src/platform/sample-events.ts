@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
+import { WEBHOOK_EVENT_KINDS, type WebhookEventKind } from '@pf/schemas'
 
-export type SampleEventKind =
-  'session.created' | 'session.extended' | 'session.ended' | 'purchase.completed' | 'purchase.failed'
+export type SampleEventKind = WebhookEventKind
 
 /** Realistic `data` for each of the five kinds, as the developer portal's send-test-event fills it. */
 export function sampleEventData(kind: SampleEventKind, now = new Date()): Record<string, unknown> {
@@ -69,13 +69,7 @@ export function createWebhookEvent(
     timestamp = new Date().toISOString(),
   }: { data?: Record<string, unknown>; webhookId?: string; timestamp?: string } = {},
 ) {
-  const known = [
-    'session.created',
-    'session.extended',
-    'session.ended',
-    'purchase.completed',
-    'purchase.failed',
-  ].includes(kind)
+  const known = (WEBHOOK_EVENT_KINDS as readonly string[]).includes(kind)
   return {
     event: kind,
     timestamp,

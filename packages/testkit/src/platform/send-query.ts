@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto'
 import { createServer, type IncomingHttpHeaders } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { verifyCallback } from '@pf/signing'
+import { API_KEY_HEADER } from '@pf/schemas'
+import { SIGNATURE_HEADER, verifyCallback } from '@pf/signing'
 
 export interface SendQueryOptions {
   providerUrl: string
@@ -70,7 +71,7 @@ export async function sendQuery({
     }
     const res = await fetch(`${providerUrl.replace(/\/+$/, '')}/api/search/${endpoint}`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-pf-api-key': apiKey },
+      headers: { 'content-type': 'application/json', [API_KEY_HEADER]: apiKey },
       body: JSON.stringify(envelope),
       signal: AbortSignal.timeout(30_000),
     })
@@ -88,7 +89,7 @@ export async function sendQuery({
           signatureValid: verifyCallback(
             callbackToken,
             call.raw,
-            call.headers['x-pf-signature'] as string | undefined,
+            call.headers[SIGNATURE_HEADER.toLowerCase()] as string | undefined,
           ),
           headers: call.headers,
         }

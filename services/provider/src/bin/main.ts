@@ -1,5 +1,6 @@
 import { createLogger, listen, onShutdownSignal, runMain } from '@pf/service-kit'
-import { DEMO_API_KEY, loadProviderConfig } from '../config'
+import { DEMO_API_KEY } from '@pf/schemas'
+import { loadProviderConfig } from '../config'
 import { createProvider } from '../create-provider'
 
 runMain('provider', async () => {

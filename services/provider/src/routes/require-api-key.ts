@@ -1,8 +1,7 @@
 import type { RequestHandler } from 'express'
+import { API_KEY_HEADER } from '@pf/schemas'
 import { createSecretCheck } from '@pf/service-kit'
 import { ApiKeyError } from '../errors'
-
-export const API_KEY_HEADER = 'X-PF-Api-Key'
 
 /** Refuses requests whose `X-PF-Api-Key` is none of the configured keys: 401 `{error}` (spec, "Authentication" 1). */
 export function requireApiKey(apiKeys: readonly string[]): RequestHandler {

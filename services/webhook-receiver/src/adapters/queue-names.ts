@@ -1,3 +1,5 @@
+import { PLATFORM_RETRY_SCHEDULE_MS } from '@pf/schemas'
+
 /** The queue that carries verified webhooks from the receiver to the worker. */
 export const WEBHOOK_QUEUE_NAME = 'webhooks'
 
@@ -7,5 +9,6 @@ export const WEBHOOK_QUEUE_NAME = 'webhooks'
  */
 export const DEFAULT_QUEUE_PREFIX = '{pf}'
 
-/** The platform's whole retry horizon: 30 s + 2 min + 10 min + 1 h + 6 h (spec, "Webhook delivery"). */
-export const PLATFORM_RETRY_HORIZON_SECONDS = 30 + 2 * 60 + 10 * 60 + 60 * 60 + 6 * 60 * 60
+/** The platform's whole retry horizon: the sum of its retry delays (spec, "Webhook delivery"). */
+export const PLATFORM_RETRY_HORIZON_SECONDS =
+  PLATFORM_RETRY_SCHEDULE_MS.reduce((sum, ms) => sum + ms, 0) / 1000
