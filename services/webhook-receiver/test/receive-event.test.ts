@@ -1,23 +1,8 @@
 import { createWebhookEvent } from '@pf/testkit/platform'
-import type { AcceptOutcome, EventStore } from '../src/core/event-store'
 import { receiveEvent } from '../src/core/receive-event'
+import { memoryStore } from './support'
 
-// The receiver's decisions without Redis or sockets: an in-memory store that dedups by webhookId.
-function memoryStore(): EventStore & { stored: string[] } {
-  const stored: string[] = []
-  return {
-    stored,
-    async accept(event): Promise<AcceptOutcome> {
-      if (stored.includes(event.webhookId)) return 'duplicate'
-      stored.push(event.webhookId)
-      return 'accepted'
-    },
-    ping: async () => {},
-    counts: async () => ({}),
-    close: async () => {},
-  }
-}
-
+// The receiver's decisions without Redis or sockets, on an in-memory store.
 describe('receiveEvent (spec, "Receiver rules")', () => {
   it('stores a known event once and recognises its redelivery by webhookId (rule 3)', async () => {
     const store = memoryStore()

@@ -4,7 +4,7 @@ import { createLogger, createMetricsRegistry, listen, type RunningServer } from 
 import { signWebhook, SIGNATURE_HEADER } from '@pf/signing'
 import type { Queue } from 'bullmq'
 import { createApp } from '../src/create-app'
-import type { EventStore } from '../src/core/event-store'
+import type { AcceptOutcome, EventStore } from '../src/core/event-store'
 import { createWorkerMetrics } from '../src/metrics'
 import { createBullmqEventStore } from '../src/adapters/create-bullmq-event-store'
 
@@ -114,3 +114,19 @@ export async function waitFor(
 
 /** A response's JSON body, typed loosely for assertions. */
 export const json = async (res: Response) => (await res.json()) as Record<string, unknown>
+
+/** An in-memory event store that dedups by webhookId: for in-process tests where Redis is not the point. */
+export function memoryStore(): EventStore & { stored: string[] } {
+  const stored: string[] = []
+  return {
+    stored,
+    async accept(event): Promise<AcceptOutcome> {
+      if (stored.includes(event.webhookId)) return 'duplicate'
+      stored.push(event.webhookId)
+      return 'accepted'
+    },
+    ping: async () => {},
+    counts: async () => ({}),
+    close: async () => {},
+  }
+}
