@@ -1,5 +1,3 @@
-import { readFileSync } from 'node:fs'
-import { join } from 'node:path'
 import {
   deliveryObjectKey,
   resolveDeliveryMechanism,
@@ -8,6 +6,7 @@ import {
   validateCallbackPayload,
   validateDeliveryResult,
 } from '@pf/schemas'
+import { specVectors } from './spec-vectors'
 
 describe('resolveDeliveryMechanism (spec: null, absent or any other value is treated as inline)', () => {
   it.each([
@@ -48,12 +47,7 @@ describe('object key and bucket (spec: key <s3KeyPrefix><queryId>.json; null pre
 })
 
 describe('serializeCallbackPayload (spec: fields with a null value are omitted)', () => {
-  // Read directly rather than through @pf/testkit, which itself depends on this package: no workspace cycle.
-  const vectors = (
-    JSON.parse(
-      readFileSync(join(__dirname, '..', '..', '..', '..', 'shared', 'spec', 'test-vectors.json'), 'utf8'),
-    ) as { callback: { key: string; body: string; value: string }[] }
-  ).callback
+  const vectors = specVectors.callback
 
   it('reproduces the test vectors byte for byte, in field order', () => {
     expect(

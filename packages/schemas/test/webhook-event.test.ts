@@ -1,11 +1,10 @@
-import { readFileSync } from 'node:fs'
-import { join } from 'node:path'
 import {
   isKnownEventKind,
   validateWebhookEnvelope,
   validateWebhookEvent,
   WEBHOOK_EVENT_KINDS,
 } from '@pf/schemas'
+import { specVectors } from './spec-vectors'
 
 const envelope = (event: string, data: Record<string, unknown>) => ({
   event,
@@ -14,10 +13,7 @@ const envelope = (event: string, data: Record<string, unknown>) => ({
   data,
 })
 
-// Read directly rather than through @pf/testkit, which itself depends on this package: no workspace cycle.
-const vectors = JSON.parse(
-  readFileSync(join(__dirname, '..', '..', '..', '..', 'shared', 'spec', 'test-vectors.json'), 'utf8'),
-) as { webhook: { body: string; value: string }[] }
+const vectors = specVectors
 
 // The data of each kind as the spec lists it (spec, "Webhook envelope").
 const samples: Record<(typeof WEBHOOK_EVENT_KINDS)[number], Record<string, unknown>> = {

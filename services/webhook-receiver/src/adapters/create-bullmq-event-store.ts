@@ -3,21 +3,24 @@ import { Queue } from 'bullmq'
 import type { Redis } from 'ioredis'
 import type { WebhookEnvelope } from '@pf/schemas'
 import { withTimeout, type Logger } from '@pf/service-kit'
+import type { ReceiverConfig } from '../config'
 import { StoreUnavailableError } from '../errors'
 import type { AcceptOutcome, EventStore } from '../core/event-store'
 import { checkEvictionPolicy } from './check-eviction-policy'
 import { producerConnectionOptions } from './create-redis-connection'
 import { WEBHOOK_QUEUE_NAME } from './queue-names'
 
-export interface BullmqEventStoreOptions {
-  redisUrl: string
+export type BullmqEventStoreOptions = Pick<
+  ReceiverConfig,
+  | 'redisUrl'
+  | 'dedupTtlSeconds'
+  | 'enqueueTimeoutMs'
+  | 'jobAttempts'
+  | 'jobBackoffMs'
+  | 'keepCompleted'
+  | 'keepFailed'
+> & {
   prefix: string
-  dedupTtlSeconds: number
-  enqueueTimeoutMs: number
-  jobAttempts: number
-  jobBackoffMs: number
-  keepCompleted: number
-  keepFailed: number
   /** Connection losses and recoveries are logged here; none when absent (tests). */
   logger?: Logger
 }

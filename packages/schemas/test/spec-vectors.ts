@@ -1,0 +1,16 @@
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+
+interface Vector {
+  key: string
+  body: string
+  value: string
+}
+
+/**
+ * `shared/spec/test-vectors.json`, read directly rather than through @pf/testkit, which itself depends on this
+ * package: no workspace cycle.
+ */
+export const specVectors = JSON.parse(
+  readFileSync(join(__dirname, '..', '..', '..', '..', 'shared', 'spec', 'test-vectors.json'), 'utf8'),
+) as { callback: Vector[]; webhook: Vector[] }
