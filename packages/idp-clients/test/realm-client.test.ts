@@ -26,7 +26,9 @@ function clientFor(keycloak: KeycloakEmulator, extra: Partial<Parameters<typeof 
     clientSecret: CLIENT.secret,
     adminUser: 'admin',
     adminPassword: 'admin',
-    timeoutMs: 2000,
+    // A hang guard, not a budget: 200 concurrent calls queue up on a loaded 2-core machine. Tests of the
+    // time-out itself pass their own short one against a provider that never answers.
+    timeoutMs: 60_000,
     ...extra,
   })
 }

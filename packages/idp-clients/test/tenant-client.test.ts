@@ -32,7 +32,8 @@ const clientFor = (extra: Partial<Parameters<typeof createTenantClient>[0]> = {}
     clientId: CLIENT.clientId,
     clientSecret: CLIENT.clientSecret,
     audience: AUDIENCE,
-    timeoutMs: 2000,
+    // A hang guard, not a budget: 200 concurrent calls queue up on a loaded 2-core machine.
+    timeoutMs: 60_000,
     sleep: async (ms) => void delays.push(ms),
     ...extra,
   })

@@ -3,16 +3,19 @@ import { claims, startExchange, startWorld, type Exchange, type World } from './
 
 let world: World
 let exchange: Exchange
+let hangingOut: Exchange
 let conforms: ReturnType<typeof createResponseValidator>
 beforeAll(async () => {
   world = await startWorld('realm-26')
-  exchange = await startExchange(world, { timeoutMs: 300 })
+  exchange = await startExchange(world)
+  hangingOut = await startExchange(world, { timeoutMs: 300 })
   conforms = createResponseValidator(
     (await (await fetch(`${exchange.url}/openapi.json`)).json()) as Record<string, unknown>,
   )
 })
 afterAll(async () => {
   await exchange.close()
+  await hangingOut.close()
   await world.stop()
 })
 
@@ -38,7 +41,7 @@ describe('GET /openapi.json: every answer of the exchange is as documented (Open
     expect(refused.status).toBe(502)
     expect(conforms('post', '/auth/exchange', 502, refused.body)).toEqual([])
     world.keycloak!.injectFault({ hang: true, times: 10 })
-    const down = await exchange.post(world.issuer.mint(claims('o3')))
+    const down = await hangingOut.post(world.issuer.mint(claims('o3')))
     expect(down.status).toBe(503)
     expect(conforms('post', '/auth/exchange', 503, down.body)).toEqual([])
   })

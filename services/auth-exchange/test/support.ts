@@ -58,7 +58,8 @@ export async function startWorld(style: Style, { unmanagedAttributes = true } = 
 }
 
 /** The service's configuration for a world of emulators, as main.ts would read it from the environment. */
-export function configFor(world: World, timeoutMs = 2000): ExchangeConfig {
+// Generous by default (a hang guard, not a budget); tests of the time-out pass a short one with a hanging provider.
+export function configFor(world: World, timeoutMs = 30_000): ExchangeConfig {
   const base = {
     port: 0,
     logLevel: 'debug',
@@ -123,7 +124,7 @@ export interface Exchange extends RunningServer {
 }
 
 /** One instance of the exchange service (its own warm cache) wired to the world's emulators. */
-export async function startExchange(world: World, { timeoutMs = 2000 } = {}): Promise<Exchange> {
+export async function startExchange(world: World, { timeoutMs = 30_000 } = {}): Promise<Exchange> {
   const logs: string[] = []
   const logger = createLogger({
     name: 'test',

@@ -69,7 +69,7 @@ export interface StartedProvider extends RunningServer {
 /** The provider app on an ephemeral port, talking to a real S3-compatible server. */
 export async function startProvider(
   s3Server: S3ServerHandle,
-  { allowPrivate = true, timeoutMs = 2000, maxBodyBytes = 64 * 1024 } = {},
+  { allowPrivate = true, timeoutMs = 30_000, maxBodyBytes = 64 * 1024 } = {},
 ): Promise<StartedProvider> {
   const s3 = createS3Client({
     endpoint: s3Server.endpoint,
