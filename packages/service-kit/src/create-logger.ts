@@ -1,4 +1,5 @@
 import pino, { type Logger } from 'pino'
+import { createLogDestination } from './create-log-destination'
 
 export type { Logger }
 
@@ -21,7 +22,7 @@ export const REDACTED_PATHS = [
 export interface LoggerOptions {
   name: string
   level?: string
-  /** Where lines go; tests pass a stream to read them. Default stdout. */
+  /** Where lines go; tests pass a stream to read them. Default stdout, through `createLogDestination`. */
   destination?: pino.DestinationStream
 }
 
@@ -33,5 +34,5 @@ export interface LoggerOptions {
  */
 export function createLogger({ name, level = 'info', destination }: LoggerOptions): Logger {
   const options = { name, level, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } }
-  return destination ? pino(options, destination) : pino(options)
+  return pino(options, destination ?? createLogDestination())
 }

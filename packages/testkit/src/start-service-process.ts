@@ -11,8 +11,11 @@ export interface ServiceProcess {
   readyLine: Record<string, unknown>
   /** Resolves with the exit code (null when killed by a signal). */
   exited: Promise<number | null>
-  /** Sends a signal (default SIGTERM) and waits for the exit. */
-  stop(signal?: NodeJS.Signals): Promise<number | null>
+  /**
+   * Sends a signal (default SIGTERM) and waits for the exit. A process still there after `killAfterMs`
+   * (default 20 s, a hang guard) is killed with SIGKILL, so a test sees `null` instead of hanging.
+   */
+  stop(signal?: NodeJS.Signals, options?: { killAfterMs?: number }): Promise<number | null>
 }
 
 export interface StartServiceProcessOptions {
@@ -78,9 +81,11 @@ export function startServiceProcess({
         stderr: () => stderr,
         readyLine: entryLine,
         exited,
-        async stop(signal = 'SIGTERM') {
-          if (child.exitCode === null && child.signalCode === null) child.kill(signal)
-          return exited
+        async stop(signal = 'SIGTERM', { killAfterMs = 20_000 } = {}) {
+          if (child.exitCode !== null || child.signalCode !== null) return exited
+          child.kill(signal)
+          const guard = setTimeout(() => child.kill('SIGKILL'), killAfterMs)
+          return exited.finally(() => clearTimeout(guard))
         },
       })
     })

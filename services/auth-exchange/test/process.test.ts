@@ -71,4 +71,52 @@ describe('auth-exchange process', () => {
       await issuer.stop()
     }
   })
+
+  it.each(['full and unread', 'closed by its reader'])(
+    'exits 0 on SIGTERM with its log pipe %s (guide: whatever state its stdout is in)',
+    async (state) => {
+      const keycloak = await startKeycloakEmulator({
+        clients: [{ clientId: 'pf-exchange', secret: 's3cret' }],
+        unmanagedAttributes: true,
+      })
+      const issuer = await startMarketplaceIssuer()
+      const service = await startServiceProcess({
+        entry: main,
+        env: {
+          PATH: process.env.PATH,
+          PORT: '0',
+          IDP_STYLE: 'realm',
+          PF_APPLICATION_ID: 'app_1',
+          MARKETPLACE_JWKS_URL: issuer.jwksUrl,
+          MARKETPLACE_ISSUER: issuer.issuer,
+          REALM_SERVER_URL: keycloak.url,
+          REALM_NAME: 'pf',
+          REALM_CLIENT_ID: 'pf-exchange',
+          REALM_CLIENT_SECRET: 's3cret',
+          REALM_ADMIN_USER: 'admin',
+          REALM_ADMIN_PASSWORD: 'admin',
+        },
+        readyMessage: 'auth exchange listening',
+      })
+      try {
+        if (state === 'full and unread') service.child.stdout!.pause()
+        else service.child.stdout!.destroy()
+        const { url } = service.readyLine as { url: string }
+        const token = issuer.mint({ userId: `u-${'x'.repeat(200)}`, orgId: 'o1', applicationId: 'app_1' })
+        // One info line (~300 bytes with its long user id) per exchange: ~120 KiB, more than a pipe holds.
+        for (let i = 0; i < 400; i += 1) {
+          const res = await fetch(`${url}/auth/exchange`, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${token}` },
+          })
+          expect(res.status).toBe(200)
+        }
+        expect(await service.stop('SIGTERM')).toBe(0)
+      } finally {
+        await service.stop('SIGKILL')
+        await keycloak.stop()
+        await issuer.stop()
+      }
+    },
+  )
 })

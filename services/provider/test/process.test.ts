@@ -60,4 +60,36 @@ describe('provider process', () => {
       await store.stop()
     }
   })
+
+  it.each(['full and unread', 'closed by its reader'])(
+    'exits 0 on SIGTERM with its log pipe %s (guide: whatever state its stdout is in)',
+    async (state) => {
+      const provider = await startServiceProcess({
+        entry: main,
+        env: { PATH: process.env.PATH, PORT: '0', OUTBOUND_ALLOW_PRIVATE: 'true' },
+        readyMessage: 'provider listening',
+      })
+      try {
+        if (state === 'full and unread') provider.child.stdout!.pause()
+        else provider.child.stdout!.destroy()
+        const { url } = provider.readyLine as { url: string }
+        // Each query logs two warnings (no callbackToken; the callback target refuses): ~200 KiB in all.
+        for (let i = 0; i < 400; i += 1) {
+          const res = await fetch(`${url}/api/search/sanctions`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', 'x-pf-api-key': 'pf-demo-api-key' },
+            body: JSON.stringify({
+              queryId: `q-${i}`,
+              callbackUrl: 'http://127.0.0.1:9/cb',
+              parameters: { name: 'x' },
+            }),
+          })
+          expect(res.status).toBe(200)
+        }
+        expect(await provider.stop('SIGTERM')).toBe(0)
+      } finally {
+        await provider.stop('SIGKILL')
+      }
+    },
+  )
 })

@@ -143,6 +143,28 @@ describe('receiver process', () => {
     // Structured logs never carry the secret or the signature.
     expect(JSON.stringify(receiver.logs)).not.toContain(SECRET)
   })
+  it.each(['full and unread', 'closed by its reader'])(
+    'exits 0 on SIGTERM with its log pipe %s (guide: whatever state its stdout is in)',
+    async (state) => {
+      const receiver = await start('main.js', {
+        REDIS_URL: redis.url,
+        PF_WEBHOOK_SECRET: SECRET,
+        WEBHOOK_QUEUE_PREFIX: uniquePrefix(),
+      })
+      if (state === 'full and unread') receiver.child.stdout!.pause()
+      else receiver.child.stdout!.destroy()
+      const { url } = receiver.readyLine as { url: string }
+      // Each unknown kind is acknowledged with one warning (~300 bytes): ~120 KiB, more than a pipe holds.
+      for (let i = 0; i < 400; i += 1) {
+        const res = await postSigned(
+          `${url}/webhooks/pf`,
+          JSON.stringify(makeEvent(`custom.kind-${'x'.repeat(100)}`)),
+        )
+        expect(res.status).toBe(200)
+      }
+      expect(await receiver.stop('SIGTERM')).toBe(0)
+    },
+  )
 })
 
 describe('pf-dead-letters command', () => {
