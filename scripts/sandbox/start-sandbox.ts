@@ -44,7 +44,8 @@ export const SANDBOX = {
 /** Redis at `url`, or a private redis-server when nothing answers there and the binary exists. */
 async function redisFor(url: string) {
   const { hostname, port } = new URL(url)
-  if (await redisPing(hostname, Number(port || 6379), 1000)) return { url, stop: async () => {} }
+  if (await redisPing(hostname, Number(port || 6379), 1000))
+    return { url, isPrivate: false, stop: async () => {} }
   if (spawnSync('redis-server', ['--version']).status !== 0) {
     throw new SandboxError(
       `Redis does not answer at ${url} and redis-server is not installed: start Redis, set REDIS_URL, or install it (apt-get install redis-server / brew install redis)`,
@@ -190,6 +191,7 @@ export async function startSandbox({
         auth0: auth0?.url,
         redis: redis.url,
       },
+      redis: { url: redis.url, isPrivate: redis.isPrivate, queuePrefix },
       s3,
       issuer,
       stop: stopAll,

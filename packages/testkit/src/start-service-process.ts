@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { createInterface } from 'node:readline'
+import { nodeChildTiedToParent } from './lib/tied-to-parent'
 
 export interface ServiceProcess {
   child: ChildProcess
@@ -29,6 +30,11 @@ export interface StartServiceProcessOptions {
   timeoutMs?: number
   /** Called with every log line as it comes (parsed like `logs`). */
   onLog?: (line: Record<string, unknown>) => void
+  /**
+   * Default true: the child gets SIGTERM when this process ends, however it ends (SIGKILL included), so a
+   * killed sandbox or test run leaves no service holding its port.
+   */
+  exitWithParent?: boolean
 }
 
 /**
@@ -47,8 +53,16 @@ export function startServiceProcess({
   readyMessage,
   timeoutMs = 15_000,
   onLog,
+  exitWithParent = true,
 }: StartServiceProcessOptions): Promise<ServiceProcess> {
-  const child = spawn(process.execPath, [entry, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] })
+  const tied = exitWithParent
+    ? nodeChildTiedToParent
+    : { execArgv: [], stdio: ['ignore', 'pipe', 'pipe'] as const }
+  const child = spawn(process.execPath, [...tied.execArgv, entry, ...args], {
+    cwd,
+    env,
+    stdio: [...tied.stdio],
+  })
   const logs: Record<string, unknown>[] = []
   let stderr = ''
   child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()))

@@ -1,6 +1,7 @@
-import { spawn, type ChildProcess } from 'node:child_process'
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
 import { freePort } from '../lib/free-port'
+import { commandTiedToParent } from '../lib/tied-to-parent'
 import { redisPing } from './redis-ping'
 
 export interface RedisHandle {
@@ -35,17 +36,29 @@ export async function startRedis({
   binary = 'redis-server',
   readyTimeoutMs = 5000,
 }: StartRedisOptions = {}): Promise<RedisHandle> {
+  // Asked first: behind setpriv a missing binary is an exit code, not a spawn error.
+  if (
+    (spawnSync(binary, ['--version'], { stdio: 'ignore' }).error as NodeJS.ErrnoException)?.code === 'ENOENT'
+  ) {
+    const noop = async () => {}
+    return { url: fallbackUrl, isPrivate: false, stop: noop, start: noop }
+  }
   const port = await freePort()
   let child: ChildProcess | undefined
 
   const start = async () => {
-    child = spawn(
-      binary,
-      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-      {
-        stdio: 'ignore',
-      },
-    )
+    // Tied to this process: a killed test run or sandbox leaves no redis-server behind.
+    const [command, args] = commandTiedToParent(binary, [
+      '--port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      '--save',
+      '',
+      '--appendonly',
+      'no',
+    ])
+    child = spawn(command, args, { stdio: 'ignore' })
     const proc = child
     // Tagged, not `instanceof Error`: spawn errors come from another realm under Jest.
     const failed = once(proc, 'error').then(([error]) => ({ error: error as Error }))
@@ -70,13 +83,7 @@ export async function startRedis({
     await exited
   }
 
-  try {
-    await start()
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
-    const noop = async () => {}
-    return { url: fallbackUrl, isPrivate: false, stop: noop, start: noop }
-  }
+  await start()
   process.once('exit', () => child?.kill('SIGKILL'))
   return { url: `redis://127.0.0.1:${port}`, isPrivate: true, stop, start }
 }

@@ -14,7 +14,7 @@ runMain('webhook-worker', async () => {
     {
       handlers: config.handlersPath ?? 'built-in (log each event)',
       concurrency: config.concurrency,
-      ops: server.url,
+      url: server.url,
     },
     'webhook worker running',
   )

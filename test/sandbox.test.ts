@@ -1,0 +1,111 @@
+import { execFileSync, spawn } from 'node:child_process'
+import { once } from 'node:events'
+import { mkdirSync, mkdtempSync, utimesSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createInterface } from 'node:readline'
+import { startRedis, type RedisHandle } from '@pf/testkit/redis'
+import { staleBuild } from '../scripts/sandbox/build-if-changed'
+import { parseSandboxArgs } from '../scripts/sandbox/parse-sandbox-args'
+
+const root = join(__dirname, '..')
+
+describe('pnpm start arguments', () => {
+  it('reads --idp with or without the `--` that pnpm 10 hands on', () => {
+    expect(parseSandboxArgs(['--idp', 'tenant'])).toEqual({ idp: ['tenant'], ports: 'fixed' })
+    expect(parseSandboxArgs(['--', '--idp', 'tenant'])).toEqual({ idp: ['tenant'], ports: 'fixed' })
+    expect(parseSandboxArgs(['--idp=realm,tenant'])).toEqual({ idp: ['realm', 'tenant'], ports: 'fixed' })
+    expect(parseSandboxArgs([])).toEqual({ idp: ['realm'], ports: 'fixed' })
+  })
+
+  it('refuses an unknown style or flag with the usage line', () => {
+    expect(() => parseSandboxArgs(['--idp', 'okta'])).toThrow(
+      /--idp takes realm, tenant or realm,tenant[\s\S]*usage:/,
+    )
+    expect(() => parseSandboxArgs(['--port', '1'])).toThrow(/usage: pnpm start/)
+  })
+})
+
+describe('pnpm start builds only when a source changed', () => {
+  function workspace() {
+    const dir = mkdtempSync(join(tmpdir(), 'pf-build-'))
+    for (const name of ['packages/a', 'services/b']) {
+      mkdirSync(join(dir, name, 'src'), { recursive: true })
+      mkdirSync(join(dir, name, 'dist'), { recursive: true })
+      for (const file of ['package.json', 'tsup.config.ts', 'src/index.ts', 'dist/index.js'])
+        writeFileSync(join(dir, name, file), '{}')
+    }
+    const at = (name: string, file: string, seconds: number) =>
+      utimesSync(join(dir, name, file), seconds, seconds)
+    for (const name of ['packages/a', 'services/b']) {
+      for (const file of ['package.json', 'tsup.config.ts', 'src/index.ts']) at(name, file, 1000)
+      at(name, 'dist/index.js', 2000)
+    }
+    return { dir, at }
+  }
+
+  it('is fresh when every dist is newer than every source', () => {
+    expect(staleBuild(workspace().dir)).toBeUndefined()
+  })
+
+  it('is stale when a library source is newer than a service dist, or a dist is missing', () => {
+    const { dir, at } = workspace()
+    at('packages/a', 'src/index.ts', 3000)
+    expect(staleBuild(dir)).toBe(join(dir, 'packages/a'))
+    const second = workspace()
+    execFileSync('rm', ['-r', join(second.dir, 'services/b/dist')])
+    expect(staleBuild(second.dir)).toBe(join(second.dir, 'services/b'))
+  })
+})
+
+describe('the sandbox process (pnpm start)', () => {
+  let redis: RedisHandle
+  beforeAll(async () => {
+    redis = await startRedis({ fallbackUrl: process.env.REDIS_URL })
+  })
+  afterAll(() => redis.stop())
+
+  const alive = (pid: number) => {
+    try {
+      process.kill(pid, 0)
+      return true
+    } catch {
+      return false
+    }
+  }
+
+  it('prints every address (worker included) and leaves no service behind when it is SIGKILLed', async () => {
+    const sandbox = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'scripts/sandbox/main.ts', '--', '--idp', 'realm,tenant', '--ports', 'ephemeral'],
+      { cwd: root, env: { ...process.env, REDIS_URL: redis.url }, stdio: ['ignore', 'pipe', 'inherit'] },
+    )
+    const lines: string[] = []
+    const banner = createInterface({ input: sandbox.stdout })
+    banner.on('line', (line) => lines.push(line))
+    while (!lines.some((line) => line.includes('curl -s -X POST'))) await once(banner, 'line')
+    const text = lines.join('\n')
+    expect(text).toMatch(/webhook worker {4}http:\/\/127\.0\.0\.1:\d+\/metrics/)
+    expect(text).not.toContain('undefined')
+    expect(text).toContain(`Redis             ${redis.url}`)
+    expect(text).toMatch(
+      /WEBHOOK_QUEUE_PREFIX='\{pf-sandbox\}' pnpm --filter @pf\/webhook-receiver dead-letters list/,
+    )
+
+    const services = execFileSync('ps', ['-o', 'pid=', '--ppid', String(sandbox.pid)], { encoding: 'utf8' })
+      .trim()
+      .split('\n')
+      .map(Number)
+    expect(services.length).toBeGreaterThanOrEqual(5) // provider, receiver, worker, two exchanges
+
+    sandbox.kill('SIGKILL')
+    await once(sandbox, 'exit')
+    // Polls until they are gone; the count is a hang guard, not a measurement.
+    for (let poll = 0; poll < 400 && services.some(alive); poll += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 50))
+    }
+    const orphans = services.filter(alive)
+    for (const pid of orphans) process.kill(pid, 'SIGKILL')
+    expect(orphans).toEqual([])
+  }, 60_000)
+})
