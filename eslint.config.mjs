@@ -38,6 +38,24 @@ export default tseslint.config(
     },
   },
   {
+    // The workspace checks (test/ at the root) look across services, e.g. the deployment files against each
+    // service's configuration loader; no service is deployed from here.
+    files: ['test/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/packages/*/src/**', '**/packages/*/src', '@pf/*/src/**'],
+              message: 'Import a package by its name (@pf/...), never its src/.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['**/*.cjs', '**/*.js'],
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },

@@ -11,13 +11,25 @@ import { ConfigMap } from 'kubernetes-models/v1/ConfigMap'
 import { Secret } from 'kubernetes-models/v1/Secret'
 import { Service } from 'kubernetes-models/v1/Service'
 import { parse, parseAllDocuments } from 'yaml'
+import { loadExchangeConfig } from '../services/auth-exchange/src/config'
+import { loadProviderConfig } from '../services/provider/src/config'
+import { loadReceiverConfig, loadWorkerConfig } from '../services/webhook-receiver/src/config'
 
 const root = join(__dirname, '..')
 const read = (path: string) => readFileSync(join(root, path), 'utf8')
 
 // Names a deployment may set, per the service contract (shared/spec/service-contract.md) and the READMEs.
 const SETTINGS: Record<string, string[]> = {
-  common: ['PORT', 'LOG_LEVEL', 'NODE_ENV'],
+  common: [
+    'PORT',
+    'LOG_LEVEL',
+    'NODE_ENV',
+    'HTTP_HEADERS_TIMEOUT_MS',
+    'HTTP_REQUEST_TIMEOUT_MS',
+    'HTTP_KEEP_ALIVE_TIMEOUT_MS',
+    'HTTP_MAX_CONNECTIONS',
+    'SHUTDOWN_DRAIN_MS',
+  ],
   provider: [
     'PF_API_KEY',
     'S3_ENDPOINT',
@@ -32,6 +44,7 @@ const SETTINGS: Record<string, string[]> = {
   ],
   receiver: [
     'PF_WEBHOOK_SECRET',
+    'ALLOW_PLAIN_HTTP',
     'REDIS_URL',
     'WEBHOOK_PATH',
     'WEBHOOK_HANDLERS',
@@ -98,6 +111,10 @@ describe('docker-compose.yml', () => {
     addFormats(ajv)
     // Compose durations are Go durations ("5s", "1m30s"), not ISO 8601.
     ajv.addFormat('duration', /^(\d+(\.\d+)?(ns|us|µs|ms|s|m|h))+$/)
+    // The schema's own formats (compose-spec's Go validator defines them): ports, exposed ports, subnets.
+    ajv.addFormat('ports', /^((\[?[0-9a-fA-F:.]+\]?:)?(\d+(-\d+)?)?:)?\d+(-\d+)?(\/(tcp|udp|sctp))?$/)
+    ajv.addFormat('expose', /^\d+(-\d+)?(\/(tcp|udp|sctp))?$/)
+    ajv.addFormat('subnet_ip_address', /^[0-9a-fA-F:.]+\/\d{1,3}$/)
     const validate = ajv.compile(schema)
     expect(validate(compose) ? [] : validate.errors).toEqual([])
   })
@@ -123,6 +140,20 @@ describe('docker-compose.yml', () => {
     }
     expect(compose.services['webhook-worker']?.image).toBe(compose.services['webhook-receiver']?.image)
     expect(compose.services['webhook-worker']?.command).toEqual(['node', 'dist/worker.js'])
+  })
+
+  it('gives each service an environment its configuration accepts, in production mode', () => {
+    const loaders = {
+      provider: loadProviderConfig,
+      'webhook-receiver': loadReceiverConfig,
+      'webhook-worker': loadWorkerConfig,
+      'auth-exchange': loadExchangeConfig,
+    }
+    for (const [name, load] of Object.entries(loaders)) {
+      const environment = compose.services[name]!.environment as Record<string, string>
+      expect(environment.NODE_ENV).toBe('production')
+      expect(() => load(environment)).not.toThrow()
+    }
   })
 
   it('has an e2e profile that runs the end-to-end check against the stack', () => {
@@ -202,6 +233,41 @@ describe('Kubernetes manifests (deploy/k8s)', () => {
     expect(
       deployments.find((d) => d.metadata.name === 'webhook-worker')?.spec.template.spec.containers[0].command,
     ).toEqual(['node', 'dist/worker.js'])
+  })
+
+  it('ships no Secret in the base: the production overlay makes each one from an uncommitted env file', () => {
+    expect(objects.filter((o) => o.object.kind === 'Secret')).toEqual([])
+    const overlay = 'deploy/k8s/overlays/production'
+    const generated = (
+      parse(read(`${overlay}/kustomization.yaml`)) as { secretGenerator: { name: string; envs: string[] }[] }
+    ).secretGenerator
+    const referenced = objects
+      .filter((o) => o.object.kind === 'Deployment')
+      .flatMap((o) => o.object.spec.template.spec.containers[0].envFrom ?? [])
+      .flatMap((from: { secretRef?: { name: string } }) => (from.secretRef ? [from.secretRef.name] : []))
+    expect([...new Set(referenced)].sort()).toEqual(generated.map((g) => g.name).sort())
+    expect(read('.gitignore')).toContain('deploy/k8s/overlays/*/secrets/*.env')
+    for (const { name, envs } of generated) {
+      for (const env of envs) {
+        const example = read(`${overlay}/${env}.example`)
+        const entries = example.split('\n').filter((line) => /^[A-Z_]+=/.test(line))
+        const service = name.startsWith('provider')
+          ? 'provider'
+          : name.startsWith('webhook')
+            ? 'webhook'
+            : 'exchange'
+        for (const entry of entries) {
+          const [key, value] = entry.split('=')
+          expect([env, key, known(service).has(key!), value]).toEqual([env, key, true, ''])
+        }
+      }
+    }
+  })
+
+  it('lets the receiver serve plain HTTP in production only behind its TLS Ingress (ALLOW_PLAIN_HTTP)', () => {
+    const config = objects.find((o) => o.object.kind === 'ConfigMap' && o.file === 'webhook-receiver.yaml')!
+    expect(config.object.data).toMatchObject({ NODE_ENV: 'production', ALLOW_PLAIN_HTTP: 'true' })
+    expect(objects.some((o) => o.object.kind === 'Ingress' && o.object.spec.tls?.length > 0)).toBe(true)
   })
 
   it('sets only settings of the contract in ConfigMaps and Secrets', () => {

@@ -1,5 +1,6 @@
 import type { ErrorRequestHandler } from 'express'
 import type { Logger } from 'pino'
+import { createLogThrottle } from './create-log-throttle'
 import { ServiceError } from './service-error'
 
 interface HttpLikeError {
@@ -27,6 +28,8 @@ export interface ErrorHandlerOptions<Code extends string> {
   toBody?: (input: ErrorBodyInput) => Record<string, unknown>
   /** Headers for an error beyond a `ServiceError`'s own (e.g. `Retry-After` read from a library error). */
   headersOf?: (error: unknown) => Record<string, string>
+  /** Server errors of one kind are logged once per window, then as one line with a count. Default 10 s. */
+  logWindowMs?: number
 }
 
 const httpStatusOf = (error: HttpLikeError): number | undefined => {
@@ -37,15 +40,18 @@ const httpStatusOf = (error: HttpLikeError): number | undefined => {
 /**
  * The one error handler of a service. A code in the service's table gives the status; other client errors
  * that carry a 4xx `status` (body-parser's) keep it; anything else is a 500 whose details are logged, never
- * sent. Server errors are logged, client errors are not.
+ * sent. Server errors are logged, client errors are not; a run of one kind (a dependency down) is logged
+ * once per `logWindowMs` with a count of the rest.
  */
 export function createErrorHandler<Code extends string>({
   logger,
   statusByCode,
   toBody,
   headersOf,
+  logWindowMs = 10_000,
 }: ErrorHandlerOptions<Code>): ErrorRequestHandler {
   const table = statusByCode as Readonly<Record<string, number>>
+  const throttle = createLogThrottle({ windowMs: logWindowMs })
   return (error: unknown, req, res, _next) => {
     const httpError = (error ?? {}) as HttpLikeError
     const code = typeof httpError.code === 'string' ? httpError.code : undefined
@@ -54,7 +60,18 @@ export function createErrorHandler<Code extends string>({
     const status = mapped ?? clientStatus ?? 500
     const known = mapped !== undefined || clientStatus !== undefined
     const message = known && httpError.message ? httpError.message : 'internal error'
-    if (status >= 500) logger.error({ err: error, method: req.method, path: req.path }, 'request failed')
+    if (status >= 500) {
+      const { method, path } = req
+      const kind = code ?? (error instanceof Error ? `${error.name}: ${error.message}` : 'unknown')
+      throttle(`${status} ${kind}`, (suppressed) =>
+        suppressed === 0
+          ? logger.error({ err: error, method, path }, 'request failed')
+          : logger.error(
+              { status, code: kind, suppressed, windowMs: logWindowMs },
+              'request failed, repeatedly',
+            ),
+      )
+    }
     if (error instanceof ServiceError) res.set(error.headers)
     if (headersOf) res.set(headersOf(error))
     const extra = error instanceof ServiceError ? error.extra : {}

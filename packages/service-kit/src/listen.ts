@@ -1,14 +1,15 @@
 import { createServer as createHttpServer, type RequestListener, type Server } from 'node:http'
 import { createServer as createHttpsServer } from 'node:https'
 import type { AddressInfo } from 'node:net'
+import { DEFAULT_SERVER_LIMITS, type ServerLimits } from './server-limits'
 
 export interface ListenOptions {
   port: number
   host?: string
   /** PEM certificate and key: when given, the server speaks HTTPS only, TLS 1.2 or newer. */
   tls?: { cert: string | Buffer; key: string | Buffer }
-  /** How long `close()` lets in-flight requests finish before cutting connections. */
-  drainTimeoutMs?: number
+  /** Time-outs, connection cap and drain time; default `DEFAULT_SERVER_LIMITS`. */
+  limits?: Partial<ServerLimits>
 }
 
 export interface RunningServer {
@@ -16,23 +17,33 @@ export interface RunningServer {
   /** `http(s)://127.0.0.1:<port>` (or the bound host). */
   url: string
   port: number
-  /** Stops accepting, lets in-flight requests finish (up to the drain timeout), then resolves. */
+  /** Stops accepting, lets in-flight requests finish (up to the drain time), then resolves. */
   close(): Promise<void>
 }
 
 /**
- * Starts an HTTP or HTTPS server for an app. Port 0 picks a free port (tests).
+ * Starts an HTTP or HTTPS server for an app, with bounds on every client: header and request time-outs
+ * (checked every second, not Node's default 30 s), a keep-alive time-out and a connection cap. Port 0
+ * picks a free port (tests).
  *
  * @example
- * const running = await listen(createApp(deps), { port: config.port, tls })
+ * const running = await listen(createApp(deps), { port: config.port, tls, limits: config.server })
  */
 export async function listen(
   handler: RequestListener,
-  { port, host = '0.0.0.0', tls, drainTimeoutMs = 10_000 }: ListenOptions,
+  { port, host = '0.0.0.0', tls, limits: given = {} }: ListenOptions,
 ): Promise<RunningServer> {
+  const limits = { ...DEFAULT_SERVER_LIMITS, ...given }
+  const options = {
+    headersTimeout: limits.headersTimeoutMs,
+    requestTimeout: limits.requestTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    connectionsCheckingInterval: Math.min(1000, limits.headersTimeoutMs),
+  }
   const server: Server = tls
-    ? createHttpsServer({ cert: tls.cert, key: tls.key, minVersion: 'TLSv1.2' }, handler)
-    : createHttpServer(handler)
+    ? createHttpsServer({ ...options, cert: tls.cert, key: tls.key, minVersion: 'TLSv1.2' }, handler)
+    : createHttpServer(options, handler)
+  server.maxConnections = limits.maxConnections
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
     server.listen(port, host, () => resolve())
@@ -42,7 +53,7 @@ export async function listen(
   let closing: Promise<void> | undefined
   const close = () =>
     (closing ??= new Promise<void>((resolve) => {
-      const timer = setTimeout(() => server.closeAllConnections(), drainTimeoutMs)
+      const timer = setTimeout(() => server.closeAllConnections(), limits.drainTimeoutMs)
       timer.unref()
       server.close(() => {
         clearTimeout(timer)

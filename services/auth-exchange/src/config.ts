@@ -1,5 +1,11 @@
 import { DEFAULT_CONNECTION } from '@pf/idp-clients'
-import { createEnvReader, type Env } from '@pf/service-kit'
+import {
+  checkProductionSecrets,
+  createEnvReader,
+  readServerLimits,
+  type Env,
+  type ServerLimits,
+} from '@pf/service-kit'
 
 export type IdpStyle = 'realm' | 'tenant'
 
@@ -31,6 +37,8 @@ export interface ExchangeConfig {
   idp: { style: 'realm'; realm: RealmSettings } | { style: 'tenant'; tenant: TenantSettings }
   idpTimeoutMs: number
   warmCache: { ttlSeconds: number; maxEntries: number }
+  /** HTTP time-outs, connection cap and drain time (`HTTP_*`, `SHUTDOWN_DRAIN_MS`). */
+  server: ServerLimits
 }
 
 /** The exchange's settings, read once at start; throws a `ConfigError` naming every bad one. */
@@ -51,6 +59,7 @@ export function loadExchangeConfig(source: Env): ExchangeConfig {
       ttlSeconds: env.int('WARM_CACHE_TTL_SECONDS', { default: 300, min: 0 }),
       maxEntries: env.int('WARM_CACHE_MAX_ENTRIES', { default: 10_000, min: 0 }),
     },
+    server: readServerLimits(env),
   }
   let config: ExchangeConfig
   if (style === 'realm') {
@@ -91,6 +100,18 @@ export function loadExchangeConfig(source: Env): ExchangeConfig {
       },
     }
   }
+  // The client secret keys every derived password: a guessable one gives away every user's account.
+  const idp = config.idp.style === 'realm' ? config.idp.realm : config.idp.tenant
+  checkProductionSecrets(env, [
+    {
+      name: `${config.idp.style === 'realm' ? 'REALM' : 'TENANT'}_CLIENT_SECRET`,
+      values: [idp.clientSecret],
+      minBytes: 32,
+    },
+    ...(config.idp.style === 'realm'
+      ? [{ name: 'REALM_ADMIN_PASSWORD', values: [config.idp.realm.adminPassword], minBytes: 12 }]
+      : []),
+  ])
   env.done()
   return config
 }

@@ -1,5 +1,11 @@
 import { Writable } from 'node:stream'
-import { createLogger, createMetricsRegistry, listen, type RunningServer } from '@pf/service-kit'
+import {
+  createLogger,
+  createMetricsRegistry,
+  DEFAULT_SERVER_LIMITS,
+  listen,
+  type RunningServer,
+} from '@pf/service-kit'
 import {
   startAuth0Emulator,
   startKeycloakEmulator,
@@ -57,8 +63,10 @@ export async function startWorld(style: Style, { unmanagedAttributes = true } = 
   }
 }
 
-/** The service's configuration for a world of emulators, as main.ts would read it from the environment. */
-// Generous by default (a hang guard, not a budget); tests of the time-out pass a short one with a hanging provider.
+/**
+ * The service's configuration for a world of emulators, as main.ts would read it from the environment. The
+ * time-out is generous by default (a hang guard, not a budget); time-out tests pass a short one.
+ */
 export function configFor(world: World, timeoutMs = 30_000): ExchangeConfig {
   const base = {
     port: 0,
@@ -67,6 +75,7 @@ export function configFor(world: World, timeoutMs = 30_000): ExchangeConfig {
     marketplace: { jwksUrl: world.issuer.jwksUrl, issuer: world.issuer.issuer, clockToleranceSec: 5 },
     idpTimeoutMs: timeoutMs,
     warmCache: { ttlSeconds: 60, maxEntries: 1000 },
+    server: DEFAULT_SERVER_LIMITS,
   }
   if (world.auth0) {
     const { domain, url, namespace } = world.auth0

@@ -1,5 +1,5 @@
 import request from 'supertest'
-import { createLogger, createMetricsRegistry } from '@pf/service-kit'
+import { createLogger, createMetricsRegistry, DEFAULT_SERVER_LIMITS } from '@pf/service-kit'
 import { createS3Client } from '../src/adapters/create-s3-client'
 import { SAMPLE_DATA_DIR } from '../src/config'
 import { createProvider } from '../src/create-provider'
@@ -14,6 +14,7 @@ const { app } = createProvider(
     dataDir: SAMPLE_DATA_DIR,
     outbound: { allowPrivate: false, timeoutMs: 1000 },
     maxBodyBytes: 2048,
+    server: DEFAULT_SERVER_LIMITS,
   },
   {
     logger: createLogger({ name: 'test', level: 'silent' }),

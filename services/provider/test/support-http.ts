@@ -1,7 +1,13 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { CreateBucketCommand } from '@aws-sdk/client-s3'
-import { createLogger, createMetricsRegistry, listen, type RunningServer } from '@pf/service-kit'
+import {
+  createLogger,
+  createMetricsRegistry,
+  DEFAULT_SERVER_LIMITS,
+  listen,
+  type RunningServer,
+} from '@pf/service-kit'
 import { startS3Server, type S3ServerHandle } from '@pf/testkit/s3'
 import { createProvider } from '../src/create-provider'
 import { loadDatasets } from '../src/datasets/load-datasets'
@@ -85,6 +91,7 @@ export async function startProvider(
       dataDir: '(unused: the engine is given)',
       outbound: { allowPrivate, timeoutMs },
       maxBodyBytes,
+      server: DEFAULT_SERVER_LIMITS,
     },
     {
       engine: realDataEngine(),

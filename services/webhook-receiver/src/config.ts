@@ -1,5 +1,11 @@
 import { readFileSync } from 'node:fs'
-import { createEnvReader, type Env } from '@pf/service-kit'
+import {
+  checkProductionSecrets,
+  createEnvReader,
+  readServerLimits,
+  type Env,
+  type ServerLimits,
+} from '@pf/service-kit'
 import { DEFAULT_QUEUE_PREFIX, PLATFORM_RETRY_HORIZON_SECONDS } from './adapters/queue-names'
 
 export interface QueueConfig {
@@ -23,6 +29,8 @@ export interface ReceiverConfig extends QueueConfig {
   keepFailed: number
   /** Token of the bull-board dashboard at /admin/queues; unset: no dashboard. */
   dashboardToken?: string
+  /** HTTP time-outs, connection cap and drain time (`HTTP_*`, `SHUTDOWN_DRAIN_MS`). */
+  server: ServerLimits
 }
 
 export interface WorkerConfig extends QueueConfig {
@@ -32,6 +40,8 @@ export interface WorkerConfig extends QueueConfig {
   concurrency: number
   lockDurationMs: number
   stalledIntervalMs: number
+  /** The ops server's limits; `drainTimeoutMs` also bounds the wait for jobs in progress on SIGTERM. */
+  server: ServerLimits
 }
 
 const DAY = 24 * 60 * 60
@@ -100,9 +110,21 @@ export function loadReceiverConfig(source: Env): ReceiverConfig {
     keepCompleted: env.int('WEBHOOK_KEEP_COMPLETED', { default: 1000, min: 0 }),
     keepFailed: env.int('WEBHOOK_KEEP_FAILED', { default: 10_000, min: 1 }),
     dashboardToken: env.optional('QUEUE_DASHBOARD_TOKEN'),
+    server: readServerLimits(env),
   }
   if (config.dashboardToken !== undefined && config.dashboardToken.length < 16) {
     env.problem('QUEUE_DASHBOARD_TOKEN must be at least 16 characters')
+  }
+  checkProductionSecrets(env, [
+    // An HMAC-SHA256 key: shorter than its 32-byte output is weaker than the signature it makes.
+    { name: 'PF_WEBHOOK_SECRET', values: secrets, minBytes: 32 },
+    { name: 'QUEUE_DASHBOARD_TOKEN', values: config.dashboardToken ? [config.dashboardToken] : [] },
+  ])
+  const allowPlainHttp = env.bool('ALLOW_PLAIN_HTTP', false)
+  if (env.optional('NODE_ENV') === 'production' && !config.tls && !allowPlainHttp) {
+    env.problem(
+      'NODE_ENV=production serves webhooks over HTTPS only (the spec: deliveries use HTTPS): set TLS_CERT_FILE and TLS_KEY_FILE, or ALLOW_PLAIN_HTTP=true when TLS ends at an ingress in front of the receiver',
+    )
   }
   env.done()
   return config
@@ -119,6 +141,7 @@ export function loadWorkerConfig(source: Env): WorkerConfig {
     concurrency: env.int('WORKER_CONCURRENCY', { default: 10, min: 1 }),
     lockDurationMs: env.int('WORKER_LOCK_DURATION_MS', { default: 30_000, min: 500 }),
     stalledIntervalMs: env.int('WORKER_STALLED_INTERVAL_MS', { default: 30_000, min: 500 }),
+    server: readServerLimits(env, { drainTimeoutMs: 30_000 }),
   }
   env.done()
   return config

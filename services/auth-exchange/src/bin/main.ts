@@ -6,13 +6,17 @@ runMain('auth-exchange', async () => {
   const config = loadExchangeConfig(process.env)
   const logger = createLogger({ name: 'auth-exchange', level: config.logLevel })
   const exchange = createExchange(config, { logger })
-  const server = await listen(exchange.app, { port: config.port })
+  const server = await listen(exchange.app, { port: config.port, limits: config.server })
   logger.info(
     { url: server.url, idpStyle: config.idp.style, applicationId: config.applicationId },
     'auth exchange listening',
   )
-  onShutdownSignal(logger, async () => {
-    await server.close()
-    await exchange.close()
-  })
+  onShutdownSignal(
+    logger,
+    async () => {
+      await server.close()
+      await exchange.close()
+    },
+    { timeoutMs: config.server.drainTimeoutMs + 5000 },
+  )
 })

@@ -7,7 +7,7 @@ runMain('provider', async () => {
   const config = loadProviderConfig(process.env)
   const logger = createLogger({ name: 'provider', level: config.logLevel })
   const provider = createProvider(config, { logger })
-  const server = await listen(provider.app, { port: config.port })
+  const server = await listen(provider.app, { port: config.port, limits: config.server })
   logger.info(
     {
       url: server.url,
@@ -16,8 +16,12 @@ runMain('provider', async () => {
     },
     'provider listening',
   )
-  onShutdownSignal(logger, async () => {
-    await server.close()
-    await provider.close()
-  })
+  onShutdownSignal(
+    logger,
+    async () => {
+      await server.close()
+      await provider.close()
+    },
+    { timeoutMs: config.server.drainTimeoutMs + 5000 },
+  )
 })

@@ -6,10 +6,14 @@ runMain('webhook-receiver', async () => {
   const config = loadReceiverConfig(process.env)
   const logger = createLogger({ name: 'webhook-receiver', level: config.logLevel })
   const receiver = createReceiver(config, { logger })
-  const server = await listen(receiver.app, { port: config.port, tls: config.tls })
+  const server = await listen(receiver.app, { port: config.port, tls: config.tls, limits: config.server })
   logger.info({ url: server.url, path: config.path, tls: Boolean(config.tls) }, 'webhook receiver listening')
-  onShutdownSignal(logger, async () => {
-    await server.close()
-    await receiver.close()
-  })
+  onShutdownSignal(
+    logger,
+    async () => {
+      await server.close()
+      await receiver.close()
+    },
+    { timeoutMs: config.server.drainTimeoutMs + 5000 },
+  )
 })

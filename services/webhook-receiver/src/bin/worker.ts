@@ -9,7 +9,7 @@ runMain('webhook-worker', async () => {
   const logger = createLogger({ name: 'webhook-worker', level: config.logLevel })
   const handlers = config.handlersPath ? await loadHandlers(config.handlersPath) : defaultHandlers
   const worker = createWorker(config, { logger, handlers })
-  const server = await listen(worker.app, { port: config.port })
+  const server = await listen(worker.app, { port: config.port, limits: config.server })
   logger.info(
     {
       handlers: config.handlersPath ?? 'built-in (log each event)',
@@ -18,8 +18,12 @@ runMain('webhook-worker', async () => {
     },
     'webhook worker running',
   )
-  onShutdownSignal(logger, async () => {
-    await worker.close()
-    await server.close()
-  })
+  onShutdownSignal(
+    logger,
+    async () => {
+      await worker.close()
+      await server.close()
+    },
+    { timeoutMs: config.server.drainTimeoutMs + 5000 },
+  )
 })

@@ -1,0 +1,56 @@
+import type { ConfigError } from '@pf/service-kit'
+import { loadExchangeConfig } from '../src/config'
+
+const problemsOf = (env: Record<string, string>) => {
+  try {
+    loadExchangeConfig(env)
+    return []
+  } catch (error) {
+    return (error as ConfigError).problems
+  }
+}
+const realm = (secret: string, adminPassword: string) => ({
+  IDP_STYLE: 'realm',
+  PF_APPLICATION_ID: 'app_1',
+  MARKETPLACE_JWKS_URL: 'https://pf.example.com/.well-known/jwks.json',
+  MARKETPLACE_ISSUER: 'https://pf.example.com',
+  REALM_SERVER_URL: 'https://id.example.com',
+  REALM_NAME: 'pf',
+  REALM_CLIENT_ID: 'pf-exchange',
+  REALM_CLIENT_SECRET: secret,
+  REALM_ADMIN_USER: 'pf-admin',
+  REALM_ADMIN_PASSWORD: adminPassword,
+})
+const tenant = (secret: string) => ({
+  IDP_STYLE: 'tenant',
+  PF_APPLICATION_ID: 'app_1',
+  MARKETPLACE_JWKS_URL: 'https://pf.example.com/.well-known/jwks.json',
+  MARKETPLACE_ISSUER: 'https://pf.example.com',
+  TENANT_DOMAIN: 'acme.eu.auth0.com',
+  TENANT_CLIENT_ID: 'abc',
+  TENANT_CLIENT_SECRET: secret,
+})
+const STRONG = 'Zx9'.repeat(12)
+
+describe('exchange configuration in production (NODE_ENV=production)', () => {
+  it('refuses a client secret under 32 bytes: it keys every derived password', () => {
+    expect(problemsOf({ ...realm('s3cret', STRONG), NODE_ENV: 'production' })).toEqual([
+      'REALM_CLIENT_SECRET must be at least 32 bytes when NODE_ENV=production (got 6)',
+    ])
+    expect(problemsOf({ ...tenant('change-me'), NODE_ENV: 'production' })).toEqual([
+      'TENANT_CLIENT_SECRET holds a placeholder or public value: set your own secret when NODE_ENV=production',
+    ])
+    expect(problemsOf({ ...tenant(STRONG), NODE_ENV: 'production' })).toEqual([])
+  })
+
+  it('refuses a placeholder admin password', () => {
+    expect(problemsOf({ ...realm(STRONG, 'admin'), NODE_ENV: 'production' })).toEqual([
+      'REALM_ADMIN_PASSWORD holds a placeholder or public value: set your own secret when NODE_ENV=production',
+    ])
+  })
+
+  it('accepts them outside production (the sandbox, tests), and reads the shared server limits', () => {
+    const config = loadExchangeConfig({ ...realm('s3cret', 'admin'), SHUTDOWN_DRAIN_MS: '4000' })
+    expect(config.server.drainTimeoutMs).toBe(4000)
+  })
+})
