@@ -130,6 +130,8 @@ export async function startSandbox({
       AWS_ACCESS_KEY_ID: s3.credentials.accessKeyId,
       AWS_SECRET_ACCESS_KEY: s3.credentials.secretAccessKey,
       OUTBOUND_ALLOW_PRIVATE: 'true',
+      // The SDK's notice that its 2027 releases need Node 22 (README: "Set up and run"); noise in a sandbox.
+      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
     })
     const queue = { REDIS_URL: redis.url, WEBHOOK_QUEUE_PREFIX: queuePrefix }
     const receiver = await start(dist('webhook-receiver'), 'webhook receiver listening', {
