@@ -1,5 +1,5 @@
 import pino, { type Logger } from 'pino'
-import { createLogDestination } from './create-log-destination'
+import { createLogDestination, type LogDestination } from './create-log-destination'
 
 export type { Logger }
 
@@ -34,5 +34,9 @@ export interface LoggerOptions {
  */
 export function createLogger({ name, level = 'info', destination }: LoggerOptions): Logger {
   const options = { name, level, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } }
-  return pino(options, destination ?? createLogDestination())
+  return pino(options, destination ?? stdoutDestination())
 }
+
+let stdout: LogDestination | undefined
+/** One destination for all of a process's loggers: each would otherwise add listeners to stdout. */
+const stdoutDestination = () => (stdout ??= createLogDestination())
