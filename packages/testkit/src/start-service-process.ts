@@ -66,8 +66,14 @@ export function startServiceProcess({
   const logs: Record<string, unknown>[] = []
   let stderr = ''
   child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
-  process.once('exit', () => child.kill('SIGKILL'))
+  const killOnExit = () => child.kill('SIGKILL')
+  process.once('exit', killOnExit)
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => {
+      process.removeListener('exit', killOnExit)
+      resolve(code)
+    }),
+  )
 
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {

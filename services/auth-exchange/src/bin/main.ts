@@ -7,10 +7,6 @@ runMain('auth-exchange', async () => {
   const logger = createLogger({ name: 'auth-exchange', level: config.logLevel })
   const exchange = createExchange(config, { logger })
   const server = await listen(exchange.app, { port: config.port, limits: config.server })
-  logger.info(
-    { url: server.url, idpStyle: config.idp.style, applicationId: config.applicationId },
-    'auth exchange listening',
-  )
   onShutdownSignal(
     logger,
     async () => {
@@ -18,5 +14,10 @@ runMain('auth-exchange', async () => {
       await exchange.close()
     },
     { timeoutMs: config.server.drainTimeoutMs + 5000 },
+  )
+  // Ready is said only once SIGTERM is handled: a signal right after it must drain, not kill.
+  logger.info(
+    { url: server.url, idpStyle: config.idp.style, applicationId: config.applicationId },
+    'auth exchange listening',
   )
 })

@@ -8,14 +8,6 @@ runMain('provider', async () => {
   const logger = createLogger({ name: 'provider', level: config.logLevel })
   const provider = createProvider(config, { logger })
   const server = await listen(provider.app, { port: config.port, limits: config.server })
-  logger.info(
-    {
-      url: server.url,
-      s3Endpoint: config.s3.endpoint ?? 'AWS',
-      demoKey: config.apiKeys.includes(DEMO_API_KEY),
-    },
-    'provider listening',
-  )
   onShutdownSignal(
     logger,
     async () => {
@@ -23,5 +15,14 @@ runMain('provider', async () => {
       await provider.close()
     },
     { timeoutMs: config.server.drainTimeoutMs + 5000 },
+  )
+  // Ready is said only once SIGTERM is handled: a signal right after it must drain, not kill.
+  logger.info(
+    {
+      url: server.url,
+      s3Endpoint: config.s3.endpoint ?? 'AWS',
+      demoKey: config.apiKeys.includes(DEMO_API_KEY),
+    },
+    'provider listening',
   )
 })

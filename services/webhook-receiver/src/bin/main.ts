@@ -7,7 +7,6 @@ runMain('webhook-receiver', async () => {
   const logger = createLogger({ name: 'webhook-receiver', level: config.logLevel })
   const receiver = createReceiver(config, { logger })
   const server = await listen(receiver.app, { port: config.port, tls: config.tls, limits: config.server })
-  logger.info({ url: server.url, path: config.path, tls: Boolean(config.tls) }, 'webhook receiver listening')
   onShutdownSignal(
     logger,
     async () => {
@@ -16,4 +15,6 @@ runMain('webhook-receiver', async () => {
     },
     { timeoutMs: config.server.drainTimeoutMs + 5000 },
   )
+  // Ready is said only once SIGTERM is handled: a signal right after it must drain, not kill.
+  logger.info({ url: server.url, path: config.path, tls: Boolean(config.tls) }, 'webhook receiver listening')
 })

@@ -10,14 +10,6 @@ runMain('webhook-worker', async () => {
   const handlers = config.handlersPath ? await loadHandlers(config.handlersPath) : defaultHandlers
   const worker = createWorker(config, { logger, handlers })
   const server = await listen(worker.app, { port: config.port, limits: config.server })
-  logger.info(
-    {
-      handlers: config.handlersPath ?? 'built-in (log each event)',
-      concurrency: config.concurrency,
-      url: server.url,
-    },
-    'webhook worker running',
-  )
   onShutdownSignal(
     logger,
     async () => {
@@ -25,5 +17,14 @@ runMain('webhook-worker', async () => {
       await server.close()
     },
     { timeoutMs: config.server.drainTimeoutMs + 5000 },
+  )
+  // Ready is said only once SIGTERM is handled: a signal right after it must drain, not kill.
+  logger.info(
+    {
+      handlers: config.handlersPath ?? 'built-in (log each event)',
+      concurrency: config.concurrency,
+      url: server.url,
+    },
+    'webhook worker running',
   )
 })
