@@ -37,6 +37,12 @@ export function createLogger({ name, level = 'info', destination }: LoggerOption
   return pino(options, destination ?? stdoutDestination())
 }
 
-let stdout: LogDestination | undefined
-/** One destination for all of a process's loggers: each would otherwise add listeners to stdout. */
-const stdoutDestination = () => (stdout ??= createLogDestination())
+// Kept on stdout itself, not in this module: a process may load the module more than once (Jest does, per
+// test file) and each copy would otherwise add its own listeners to the one stdout.
+const SHARED = Symbol.for('@pf/service-kit/stdout-log-destination')
+
+/** One destination for all of a process's loggers. */
+function stdoutDestination(): LogDestination {
+  const stream = process.stdout as NodeJS.WriteStream & { [SHARED]?: LogDestination }
+  return (stream[SHARED] ??= createLogDestination({ stream }))
+}
