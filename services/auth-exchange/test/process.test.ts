@@ -10,6 +10,34 @@ beforeAll(() => {
   if (!existsSync(main)) throw new Error('dist/ is missing: run `pnpm build` (pnpm test does)')
 })
 
+/** The built exchange against a Keycloak emulator and a marketplace issuer, configured from its environment. */
+async function startRealmExchange() {
+  const keycloak = await startKeycloakEmulator({
+    clients: [{ clientId: 'pf-exchange', secret: 's3cret' }],
+    unmanagedAttributes: true,
+  })
+  const issuer = await startMarketplaceIssuer()
+  const service = await startServiceProcess({
+    entry: main,
+    env: {
+      PATH: process.env.PATH,
+      PORT: '0',
+      IDP_STYLE: 'realm',
+      PF_APPLICATION_ID: 'app_1',
+      MARKETPLACE_JWKS_URL: issuer.jwksUrl,
+      MARKETPLACE_ISSUER: issuer.issuer,
+      REALM_SERVER_URL: keycloak.url,
+      REALM_NAME: 'pf',
+      REALM_CLIENT_ID: 'pf-exchange',
+      REALM_CLIENT_SECRET: 's3cret',
+      REALM_ADMIN_USER: 'admin',
+      REALM_ADMIN_PASSWORD: 'admin',
+    },
+    readyMessage: 'auth exchange listening',
+  })
+  return { keycloak, issuer, service }
+}
+
 describe('auth-exchange process', () => {
   it('exits 1 with one line naming every missing setting', () => {
     const result = spawnSync(process.execPath, [main], {
@@ -31,29 +59,7 @@ describe('auth-exchange process', () => {
   })
 
   it('exchanges a token from its environment settings, and drains and exits 0 on SIGTERM', async () => {
-    const keycloak = await startKeycloakEmulator({
-      clients: [{ clientId: 'pf-exchange', secret: 's3cret' }],
-      unmanagedAttributes: true,
-    })
-    const issuer = await startMarketplaceIssuer()
-    const service = await startServiceProcess({
-      entry: main,
-      env: {
-        PATH: process.env.PATH,
-        PORT: '0',
-        IDP_STYLE: 'realm',
-        PF_APPLICATION_ID: 'app_1',
-        MARKETPLACE_JWKS_URL: issuer.jwksUrl,
-        MARKETPLACE_ISSUER: issuer.issuer,
-        REALM_SERVER_URL: keycloak.url,
-        REALM_NAME: 'pf',
-        REALM_CLIENT_ID: 'pf-exchange',
-        REALM_CLIENT_SECRET: 's3cret',
-        REALM_ADMIN_USER: 'admin',
-        REALM_ADMIN_PASSWORD: 'admin',
-      },
-      readyMessage: 'auth exchange listening',
-    })
+    const { keycloak, issuer, service } = await startRealmExchange()
     try {
       const { url } = service.readyLine as { url: string }
       expect((await fetch(`${url}/ready`)).status).toBe(200)
@@ -75,29 +81,7 @@ describe('auth-exchange process', () => {
   it.each(['full and unread', 'closed by its reader'])(
     'exits 0 on SIGTERM with its log pipe %s (guide: whatever state its stdout is in)',
     async (state) => {
-      const keycloak = await startKeycloakEmulator({
-        clients: [{ clientId: 'pf-exchange', secret: 's3cret' }],
-        unmanagedAttributes: true,
-      })
-      const issuer = await startMarketplaceIssuer()
-      const service = await startServiceProcess({
-        entry: main,
-        env: {
-          PATH: process.env.PATH,
-          PORT: '0',
-          IDP_STYLE: 'realm',
-          PF_APPLICATION_ID: 'app_1',
-          MARKETPLACE_JWKS_URL: issuer.jwksUrl,
-          MARKETPLACE_ISSUER: issuer.issuer,
-          REALM_SERVER_URL: keycloak.url,
-          REALM_NAME: 'pf',
-          REALM_CLIENT_ID: 'pf-exchange',
-          REALM_CLIENT_SECRET: 's3cret',
-          REALM_ADMIN_USER: 'admin',
-          REALM_ADMIN_PASSWORD: 'admin',
-        },
-        readyMessage: 'auth exchange listening',
-      })
+      const { keycloak, issuer, service } = await startRealmExchange()
       try {
         if (state === 'full and unread') service.child.stdout!.pause()
         else service.child.stdout!.destroy()
