@@ -26,11 +26,10 @@ function buildable(root: string): string[] {
 
 /** The first folder whose dist is missing or older than one of its inputs, or undefined when all are fresh. */
 export function staleBuild(root = workspaceRoot): string | undefined {
+  const dirs = buildable(root)
   // Services run their libraries' dist and build against their types: one change anywhere rebuilds it all.
-  const newestInput = Math.max(
-    ...buildable(root).flatMap((dir) => INPUTS.flatMap((input) => mtimes(join(dir, input)))),
-  )
-  return buildable(root).find((dir) => {
+  const newestInput = Math.max(...dirs.flatMap((dir) => INPUTS.flatMap((input) => mtimes(join(dir, input)))))
+  return dirs.find((dir) => {
     const outputs = mtimes(join(dir, 'dist'))
     return outputs.length === 0 || Math.min(...outputs) < newestInput
   })

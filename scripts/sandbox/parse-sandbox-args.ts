@@ -18,7 +18,6 @@ export function parseSandboxArgs(argv: string[]): SandboxArgs {
     ;({ values } = parseArgs({
       args: argv.filter((arg) => arg !== '--'),
       options: { idp: { type: 'string', default: 'realm' }, ports: { type: 'string', default: 'fixed' } },
-      strict: true,
     }))
   } catch (error) {
     throw new SandboxError(`${(error as Error).message}\n${USAGE}`)

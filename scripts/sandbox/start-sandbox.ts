@@ -191,7 +191,6 @@ export async function startSandbox({
         issuer: issuer.url,
         keycloak: keycloak?.url,
         auth0: auth0?.url,
-        redis: redis.url,
       },
       redis: { url: redis.url, isPrivate: redis.isPrivate, queuePrefix },
       s3,

@@ -20,23 +20,21 @@ export interface SecretRule {
   values: readonly string[]
   /** Shortest value accepted in production, in UTF-8 bytes (an HMAC key: 32). */
   minBytes?: number
-  /** Public values beyond the placeholders (the documented demo API key). */
-  publicValues?: readonly string[]
 }
 
 /**
- * With `NODE_ENV=production`, records a problem for every secret that is a placeholder, a published demo
- * value or shorter than its rule allows. Elsewhere (the sandbox, tests) it accepts them.
+ * With `NODE_ENV=production`, records a problem for every secret that is a placeholder or shorter than
+ * its rule allows (a service checks its own published demo values, such as the demo API key). Elsewhere (the sandbox, tests) it accepts them.
  *
  * @example
  * checkProductionSecrets(env, [{ name: 'PF_WEBHOOK_SECRET', values: secrets, minBytes: 32 }])
  */
 export function checkProductionSecrets(env: EnvReader, rules: readonly SecretRule[]): void {
   if (env.optional('NODE_ENV') !== 'production') return
-  for (const { name, values, minBytes = 0, publicValues = [] } of rules) {
+  for (const { name, values, minBytes = 0 } of rules) {
     for (const value of values) {
       if (value === '') continue // reported as missing by the reader
-      if (PLACEHOLDER_SECRETS.includes(value.toLowerCase()) || publicValues.includes(value)) {
+      if (PLACEHOLDER_SECRETS.includes(value.toLowerCase())) {
         env.problem(
           `${name} holds a placeholder or public value: set your own secret when NODE_ENV=production`,
         )

@@ -17,15 +17,19 @@ export function runMain(name: string, start: () => Promise<void>): void {
   })
 }
 
+/** Time allowed past the drain for what follows it (closing Redis and S3 clients, the last log lines). */
+const SHUTDOWN_MARGIN_MS = 5000
+
 /**
  * On SIGTERM or SIGINT, runs `shutdown` once (stop accepting, drain in-flight work, close connections), then
- * exits 0; exits 1 if draining takes longer than `timeoutMs`.
+ * exits 0; exits 1 if it is not done 5 s after `drainTimeoutMs` (the service's `SHUTDOWN_DRAIN_MS`).
  */
 export function onShutdownSignal(
   logger: Logger,
   shutdown: () => Promise<void>,
-  { timeoutMs = 30_000 }: { timeoutMs?: number } = {},
+  { drainTimeoutMs = 25_000 }: { drainTimeoutMs?: number } = {},
 ): void {
+  const timeoutMs = drainTimeoutMs + SHUTDOWN_MARGIN_MS
   let started = false
   const handle = (signal: NodeJS.Signals) => {
     if (started) return

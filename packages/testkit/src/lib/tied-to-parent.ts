@@ -20,15 +20,11 @@ export const nodeChildTiedToParent = {
 let setpriv: boolean | undefined
 
 /**
- * The command line that runs a non-Node binary (redis-server) so that the kernel sends it `signal` when
+ * The command line that runs a non-Node binary (redis-server) so that the kernel sends it SIGTERM when
  * this process dies: util-linux's `setpriv --pdeathsig` (Linux) where it is installed; elsewhere the
  * binary as it is, which a SIGKILL of this process leaves running.
  */
-export function commandTiedToParent(
-  binary: string,
-  args: string[],
-  signal: 'TERM' | 'KILL' = 'TERM',
-): [string, string[]] {
+export function commandTiedToParent(binary: string, args: string[]): [string, string[]] {
   setpriv ??= spawnSync('setpriv', ['--help'], { stdio: 'ignore' }).status === 0
-  return setpriv ? ['setpriv', [`--pdeathsig=${signal}`, '--', binary, ...args]] : [binary, args]
+  return setpriv ? ['setpriv', ['--pdeathsig=TERM', '--', binary, ...args]] : [binary, args]
 }

@@ -13,7 +13,7 @@ runMain('auth-exchange', async () => {
       await server.close()
       await exchange.close()
     },
-    { timeoutMs: config.server.drainTimeoutMs + 5000 },
+    { drainTimeoutMs: config.server.drainTimeoutMs },
   )
   // Ready is said only once SIGTERM is handled: a signal right after it must drain, not kill.
   logger.info(

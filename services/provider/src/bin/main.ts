@@ -14,7 +14,7 @@ runMain('provider', async () => {
       await server.close()
       await provider.close()
     },
-    { timeoutMs: config.server.drainTimeoutMs + 5000 },
+    { drainTimeoutMs: config.server.drainTimeoutMs },
   )
   // Ready is said only once SIGTERM is handled: a signal right after it must drain, not kill.
   logger.info(

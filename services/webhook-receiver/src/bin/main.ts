@@ -13,7 +13,7 @@ runMain('webhook-receiver', async () => {
       await server.close()
       await receiver.close()
     },
-    { timeoutMs: config.server.drainTimeoutMs + 5000 },
+    { drainTimeoutMs: config.server.drainTimeoutMs },
   )
   // Ready is said only once SIGTERM is handled: a signal right after it must drain, not kill.
   logger.info({ url: server.url, path: config.path, tls: Boolean(config.tls) }, 'webhook receiver listening')

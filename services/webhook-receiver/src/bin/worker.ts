@@ -16,7 +16,7 @@ runMain('webhook-worker', async () => {
       await worker.close()
       await server.close()
     },
-    { timeoutMs: config.server.drainTimeoutMs + 5000 },
+    { drainTimeoutMs: config.server.drainTimeoutMs },
   )
   // Ready is said only once SIGTERM is handled: a signal right after it must drain, not kill.
   logger.info(
