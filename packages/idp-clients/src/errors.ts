@@ -5,6 +5,7 @@ export type IdpErrorCode =
   | 'ERR_IDP_RATE_LIMITED'
   | 'ERR_IDP_INVALID_GRANT'
   | 'ERR_IDP_MISCONFIGURED'
+  | 'ERR_IDP_ACCOUNT_CONFLICT'
 
 /**
  * Base of every error from an identity provider call. Carries the provider's status, parsed body and response
@@ -62,7 +63,16 @@ export class IdpMisconfiguredError extends IdpError {
   readonly code = 'ERR_IDP_MISCONFIGURED'
 }
 
-export type TokenErrorCode = 'ERR_TOKEN_EXPIRED' | 'ERR_TOKEN_NOT_YET_VALID' | 'ERR_TOKEN_INVALID'
+/**
+ * The provider account that would serve this marketplace user belongs to someone else (linked to another
+ * marketplace user), or may not be adopted under the configured policy. Nothing was changed on it.
+ */
+export class IdpAccountConflictError extends IdpError {
+  readonly code = 'ERR_IDP_ACCOUNT_CONFLICT'
+}
+
+export type TokenErrorCode =
+  'ERR_TOKEN_EXPIRED' | 'ERR_TOKEN_NOT_YET_VALID' | 'ERR_TOKEN_INVALID' | 'ERR_TOKEN_KEYS_UNAVAILABLE'
 
 /**
  * Base of the errors `createTokenVerifier` rejects with: the JWT library's own errors never leave this
@@ -89,4 +99,9 @@ export class TokenNotYetValidError extends TokenError {
 /** Anything else: malformed, bad signature, unknown key, wrong algorithm, issuer or audience. */
 export class TokenInvalidError extends TokenError {
   readonly code = 'ERR_TOKEN_INVALID'
+}
+
+/** The issuer's signing keys could not be fetched, and the token's key is not among those already known. */
+export class TokenKeysUnavailableError extends TokenError {
+  readonly code = 'ERR_TOKEN_KEYS_UNAVAILABLE'
 }

@@ -1,8 +1,13 @@
 export { deriveRealmPassword, deriveTenantPassword } from './derive-password'
 export { decodeJwtPayload } from './decode-jwt-payload'
-export { emailOf, syntheticEmail } from './marketplace-user'
+export { emailOf, namesOf, realmUsername, syntheticEmail } from './marketplace-user'
+export { assertAdoptable } from './account-adoption'
+export type { AccountAdoption, AdoptionCandidate } from './account-adoption'
+export { runWithDeadline, timeLeft } from './lib/deadline'
+export type { RetryOptions } from './lib/http-client'
 export type { IdpTokens, MarketplaceUser, SyncedUser } from './marketplace-user'
 export {
+  IdpAccountConflictError,
   IdpConflictError,
   IdpError,
   IdpInvalidGrantError,
@@ -13,6 +18,7 @@ export {
   TokenError,
   TokenExpiredError,
   TokenInvalidError,
+  TokenKeysUnavailableError,
   TokenNotYetValidError,
 } from './errors'
 export type { IdpErrorCode, TokenErrorCode } from './errors'

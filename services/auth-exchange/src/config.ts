@@ -1,4 +1,4 @@
-import { DEFAULT_CONNECTION } from '@pf/idp-clients'
+import { DEFAULT_CONNECTION, type AccountAdoption } from '@pf/idp-clients'
 import {
   checkProductionSecrets,
   createEnvReader,
@@ -14,8 +14,10 @@ export interface RealmSettings {
   realm: string
   clientId: string
   clientSecret: string
-  adminUser: string
-  adminPassword: string
+  /** `password`: the master realm's admin (spec); `client_credentials`: the client's service account. */
+  adminAuth: 'password' | 'client_credentials'
+  adminUser?: string
+  adminPassword?: string
   version: 24 | 25 | 26 | 'auto'
 }
 
@@ -27,15 +29,29 @@ export interface TenantSettings {
   connection: string
   audience?: string
   claimNamespace: string
+  /** Send the caller's IP as `auth0-forwarded-for` on the password grant. */
+  forwardedFor: boolean
 }
 
 export interface ExchangeConfig {
   port: number
   logLevel: string
   applicationId: string
-  marketplace: { jwksUrl: string; issuer: string; clockToleranceSec: number }
+  marketplace: {
+    jwksUrl: string
+    issuer: string
+    clockToleranceSec: number
+    /** Oldest `iat` accepted, in seconds. */
+    maxTokenAgeSec: number
+    /** Least time between two JWKS fetches caused by unknown `kid`s. */
+    jwksCooldownMs: number
+  }
   idp: { style: 'realm'; realm: RealmSettings } | { style: 'tenant'; tenant: TenantSettings }
+  /** What a 409 on create may do with the existing holder of the email. */
+  adoption: AccountAdoption
   idpTimeoutMs: number
+  /** Overall deadline of one exchange; its provider calls and retries stay inside it. */
+  deadlineMs: number
   warmCache: { ttlSeconds: number; maxEntries: number }
   /** HTTP time-outs, connection cap and drain time (`HTTP_*`, `SHUTDOWN_DRAIN_MS`). */
   server: ServerLimits
@@ -53,8 +69,12 @@ export function loadExchangeConfig(source: Env): ExchangeConfig {
       jwksUrl: env.url('MARKETPLACE_JWKS_URL'),
       issuer: env.required('MARKETPLACE_ISSUER'),
       clockToleranceSec: env.int('MARKETPLACE_CLOCK_TOLERANCE_SECONDS', { default: 30, min: 0, max: 300 }),
+      maxTokenAgeSec: env.int('MARKETPLACE_MAX_TOKEN_AGE_SECONDS', { default: 3600, min: 1 }),
+      jwksCooldownMs: env.int('MARKETPLACE_JWKS_COOLDOWN_SECONDS', { default: 30, min: 0, max: 3600 }) * 1000,
     },
+    adoption: env.oneOf('ACCOUNT_ADOPTION', ['unlinked', 'never'] as const, 'unlinked'),
     idpTimeoutMs: env.int('IDP_TIMEOUT_MS', { default: 5000, min: 100, max: 60_000 }),
+    deadlineMs: env.int('EXCHANGE_DEADLINE_MS', { default: 8000, min: 100, max: 120_000 }),
     warmCache: {
       ttlSeconds: env.int('WARM_CACHE_TTL_SECONDS', { default: 300, min: 0 }),
       maxEntries: env.int('WARM_CACHE_MAX_ENTRIES', { default: 10_000, min: 0 }),
@@ -64,6 +84,7 @@ export function loadExchangeConfig(source: Env): ExchangeConfig {
   let config: ExchangeConfig
   if (style === 'realm') {
     const versionText = env.oneOf('REALM_VERSION', ['24', '25', '26', 'auto'] as const, 'auto')
+    const adminAuth = env.oneOf('REALM_ADMIN_AUTH', ['password', 'client_credentials'] as const, 'password')
     config = {
       ...base,
       idp: {
@@ -73,8 +94,16 @@ export function loadExchangeConfig(source: Env): ExchangeConfig {
           realm: env.required('REALM_NAME'),
           clientId: env.required('REALM_CLIENT_ID'),
           clientSecret: env.required('REALM_CLIENT_SECRET'),
-          adminUser: env.required('REALM_ADMIN_USER'),
-          adminPassword: env.required('REALM_ADMIN_PASSWORD'),
+          adminAuth,
+          ...(adminAuth === 'password'
+            ? {
+                adminUser: env.required(
+                  'REALM_ADMIN_USER',
+                  'an admin of the master realm (REALM_ADMIN_AUTH=password)',
+                ),
+                adminPassword: env.required('REALM_ADMIN_PASSWORD'),
+              }
+            : {}),
           version: versionText === 'auto' ? 'auto' : (Number(versionText) as 24 | 25 | 26),
         },
       },
@@ -96,6 +125,7 @@ export function loadExchangeConfig(source: Env): ExchangeConfig {
           connection: env.string('TENANT_CONNECTION', DEFAULT_CONNECTION),
           audience: env.optional('TENANT_AUDIENCE'),
           claimNamespace: namespace,
+          forwardedFor: env.bool('TENANT_FORWARDED_FOR', false),
         },
       },
     }
@@ -108,7 +138,7 @@ export function loadExchangeConfig(source: Env): ExchangeConfig {
       values: [idp.clientSecret],
       minBytes: 32,
     },
-    ...(config.idp.style === 'realm'
+    ...(config.idp.style === 'realm' && config.idp.realm.adminPassword !== undefined
       ? [{ name: 'REALM_ADMIN_PASSWORD', values: [config.idp.realm.adminPassword], minBytes: 12 }]
       : []),
   ])

@@ -1,5 +1,6 @@
 import type { Express } from 'express'
 import type { Registry } from 'prom-client'
+import { IdpUnavailableError } from '@pf/idp-clients'
 import { createMetricsRegistry, type Logger } from '@pf/service-kit'
 import { createMarketplaceVerifier } from './adapters/marketplace-jwt'
 import { createRealmProvider } from './adapters/create-realm-provider'
@@ -14,6 +15,11 @@ export interface Exchange {
   app: Express
   /** Resolves when the marketplace JWKS and the identity provider answer. */
   ready(): Promise<void>
+  /**
+   * Checks at start what can be checked: a realm older than Keycloak 24 (or whose version cannot be read)
+   * rejects; a provider that does not answer yet is only reported (readiness stays false until it does).
+   */
+  start(): Promise<void>
   /** Nothing is held open between requests; here for the same shape as the other services. */
   close(): Promise<void>
 }
@@ -23,10 +29,11 @@ export function createExchange(
   config: ExchangeConfig,
   { logger, registry = createMetricsRegistry('pf_exchange') }: { logger: Logger; registry?: Registry },
 ): Exchange {
+  const options = { timeoutMs: config.idpTimeoutMs, adoption: config.adoption }
   const idp =
     config.idp.style === 'realm'
-      ? createRealmProvider(config.idp.realm, config.idpTimeoutMs)
-      : createTenantProvider(config.idp.tenant, config.idpTimeoutMs)
+      ? createRealmProvider(config.idp.realm, options)
+      : createTenantProvider(config.idp.tenant, options)
   const ready = async () => {
     const jwks = await fetch(config.marketplace.jwksUrl, { signal: AbortSignal.timeout(2000) })
     if (!jwks.ok) throw new Error(`marketplace JWKS answered ${jwks.status}`)
@@ -40,6 +47,7 @@ export function createExchange(
     exchange: createExchanger(
       idp,
       new WarmCache(config.warmCache.ttlSeconds * 1000, config.warmCache.maxEntries),
+      { deadlineMs: config.deadlineMs },
     ),
     idp,
     logger,
@@ -47,5 +55,19 @@ export function createExchange(
     metrics: createExchangeMetrics(registry),
     ready,
   })
-  return { app, ready, close: async () => {} }
+  const start = async () => {
+    try {
+      await idp.check()
+    } catch (error) {
+      if (error instanceof IdpUnavailableError) {
+        logger.warn(
+          { err: error.message },
+          'identity provider not reachable at start; checked again on first use',
+        )
+        return
+      }
+      throw error
+    }
+  }
+  return { app, ready, start, close: async () => {} }
 }

@@ -1,6 +1,6 @@
 import { ServiceError } from '@pf/service-kit'
 
-export type ExchangeErrorCode = 'ERR_INVALID_TOKEN' | 'ERR_INVALID_REQUEST'
+export type ExchangeErrorCode = 'ERR_INVALID_TOKEN' | 'ERR_INVALID_REQUEST' | 'ERR_MARKETPLACE_UNAVAILABLE'
 
 /** Base of the exchange's own errors; identity-provider failures stay @pf/idp-clients' errors. */
 export abstract class ExchangeError extends ServiceError<ExchangeErrorCode> {}
@@ -20,4 +20,9 @@ export class InvalidTokenError extends ExchangeError {
 /** A malformed request to this service (e.g. logout without a refresh token). */
 export class InvalidRequestError extends ExchangeError {
   readonly code = 'ERR_INVALID_REQUEST'
+}
+
+/** The marketplace's signing keys cannot be fetched (and the token's key is not among those known): 503. */
+export class MarketplaceUnavailableError extends ExchangeError {
+  readonly code = 'ERR_MARKETPLACE_UNAVAILABLE'
 }

@@ -18,6 +18,8 @@ const unavailable: HttpAnswer = { status: 503, oauthError: 'idp_unavailable' }
 export const EXCHANGE_ERRORS: Readonly<Record<ExchangeErrorCode | IdpErrorCode, HttpAnswer>> = {
   ERR_INVALID_TOKEN: { status: 401, oauthError: 'invalid_token' },
   ERR_INVALID_REQUEST: { status: 400, oauthError: 'invalid_request' },
+  ERR_MARKETPLACE_UNAVAILABLE: { status: 503, oauthError: 'temporarily_unavailable' },
+  ERR_IDP_ACCOUNT_CONFLICT: { status: 409, oauthError: 'account_conflict' },
   ERR_IDP_UNAVAILABLE: unavailable,
   ERR_IDP_RATE_LIMITED: unavailable,
   ERR_IDP_REJECTED: refused,
@@ -51,7 +53,7 @@ export const outcomeOf = (error: unknown): string =>
 export function toOAuthBody({ status, message, code, error }: ErrorBodyInput) {
   const answer = answerOf(code)
   const description =
-    error instanceof IdpError
+    error instanceof IdpError && error.code !== 'ERR_IDP_ACCOUNT_CONFLICT'
       ? `identity provider ${answer === unavailable ? 'unavailable' : 'refused'}: ${message}`
       : message
   return {
@@ -62,6 +64,8 @@ export function toOAuthBody({ status, message, code, error }: ErrorBodyInput) {
 
 /** `Retry-After` on a 503: the provider's own, else 5 seconds. */
 export function retryAfterOf(error: unknown): Record<string, string> {
+  if (answerOf((error as { code?: string } | null)?.code)?.status === 503 && !(error instanceof IdpError))
+    return { 'Retry-After': '5' }
   if (!(error instanceof IdpError) || answerOf(error.code) !== unavailable) return {}
   const retryAfter = Number(error.headers['retry-after'])
   return { 'Retry-After': String(Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : 5) }

@@ -7,6 +7,12 @@ import { WarmCache } from '../src/core/warm-cache'
 function fakeProvider() {
   const calls = { sync: 0, signIn: 0 }
   let passwordValid = true
+  const grant = async (): Promise<IdpTokens> => {
+    calls.signIn += 1
+    if (!passwordValid)
+      throw new IdpInvalidGrantError('grant refused (401 invalid_grant)', { statusCode: 401 })
+    return { access_token: 'opaque', token_type: 'Bearer', expires_in: 300 }
+  }
   const provider: IdentityProvider = {
     style: 'realm',
     async syncUser(user) {
@@ -20,12 +26,9 @@ function fakeProvider() {
         adopted: false,
       }
     },
-    async signIn(): Promise<IdpTokens> {
-      calls.signIn += 1
-      if (!passwordValid)
-        throw new IdpInvalidGrantError('grant refused (401 invalid_grant)', { statusCode: 401 })
-      return { access_token: 'opaque', token_type: 'Bearer', expires_in: 300 }
-    },
+    check: async () => {},
+    signIn: () => grant(),
+    grant: () => grant(),
     logout: async () => {},
     claimsOf: () => ({
       subject: null,

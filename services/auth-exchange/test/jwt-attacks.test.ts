@@ -80,10 +80,70 @@ describe('marketplace JWT attacks are all refused with 401 invalid_token and WWW
     },
   )
 
-  it('accepts tokens signed with a rotated key (new kid fetched from the JWKS)', async () => {
-    expect((await exchange.post(world.issuer.mint(claims('k1')))).status).toBe(200)
+  it('refuses a token without exp, which would never expire (exp is required)', async () => {
+    const res = await exchange.post(world.issuer.mint(claims('e1'), { expiresInSec: null }))
+    expect(res.status).toBe(401)
+    expect(res.body.error_description).toMatch(/no exp/)
+  })
+
+  it('refuses a token issued longer ago than MARKETPLACE_MAX_TOKEN_AGE_SECONDS, even if it has not expired', async () => {
+    const token = world.issuer.mint(claims('e2', { iat: now() - 7200 }), { expiresInSec: 3 * 3600 })
+    const res = await exchange.post(token)
+    expect(res.status).toBe(401)
+    expect(world.userCount()).toBe(0)
+  })
+
+  it('refuses claims longer than 255 characters (the provider could not store them)', async () => {
+    const res = await exchange.post(world.issuer.mint(claims('u'.repeat(256))))
+    expect(res.status).toBe(401)
+    expect(res.body.error_description).toMatch(/userId is longer than 255/)
+  })
+})
+
+describe('the marketplace JWKS: a cache strangers cannot drain, and 503 when the keys cannot be fetched', () => {
+  let own: Exchange
+  beforeAll(async () => {
+    own = await startExchange(world, {
+      configure: (config) => ({ ...config, marketplace: { ...config.marketplace, jwksCooldownMs: 200 } }),
+    })
+  })
+  afterAll(() => own.close())
+
+  it('answers tokens with random kids with 401 at one JWKS fetch per cool-down, and still accepts a real rotation', async () => {
+    expect((await own.post(world.issuer.mint(claims('k1')))).status).toBe(200)
+    const before = world.issuer.jwksRequests()
+    const strangers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        own.post(new SigningKey().sign({ ...claims(`x${i}`), iss: world.issuer.issuer }, 60)),
+      ),
+    )
+    expect(strangers.map((r) => r.status)).toEqual(Array(20).fill(401))
+    expect(world.issuer.jwksRequests() - before).toBeLessThanOrEqual(1)
     world.issuer.rotateKey()
-    expect((await exchange.post(world.issuer.mint(claims('k2')))).status).toBe(200)
+    // Within the cool-down the new kid may still be refused; once it has passed, the rotation is fetched.
+    let status = 0
+    for (let attempt = 0; attempt < 100 && status !== 200; attempt += 1) {
+      status = (await own.post(world.issuer.mint(claims('k2')))).status
+      if (status !== 200) await new Promise((resolve) => setTimeout(resolve, 50))
+    }
+    expect(status).toBe(200)
+  })
+
+  it('answers 503 temporarily_unavailable with Retry-After when the keys cannot be fetched; known keys keep working', async () => {
+    const known = world.issuer.mint(claims('k3'))
+    expect((await own.post(known)).status).toBe(200)
+    world.issuer.setJwksAvailable(false)
+    try {
+      expect((await own.post(world.issuer.mint(claims('k3')))).status).toBe(200)
+      world.issuer.rotateKey()
+      await new Promise((resolve) => setTimeout(resolve, 250)) // past the cool-down: the next unknown kid fetches
+      const res = await own.post(world.issuer.mint(claims('k4')))
+      expect(res.status).toBe(503)
+      expect(res.body.error).toBe('temporarily_unavailable')
+      expect(res.headers.get('retry-after')).toBe('5')
+    } finally {
+      world.issuer.setJwksAvailable(true)
+    }
   })
 })
 

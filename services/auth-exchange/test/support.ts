@@ -32,11 +32,25 @@ export interface World {
   stop(): Promise<void>
 }
 
-export async function startWorld(style: Style, { unmanagedAttributes = true } = {}): Promise<World> {
+export interface WorldOptions {
+  unmanagedAttributes?: boolean
+  userProfile?: 'default' | 'names-optional'
+  /** The Auth0 emulator's search lag (default: its own, 1 s). */
+  searchLagMs?: number
+  /** Auth0 connections (default: the tenant's default database connection only). */
+  connections?: (string | { name: string; database?: boolean })[]
+}
+
+export async function startWorld(
+  style: Style,
+  { unmanagedAttributes = true, userProfile, searchLagMs, connections }: WorldOptions = {},
+): Promise<World> {
   const issuer = await startMarketplaceIssuer()
   if (style === 'tenant') {
     const auth0 = await startAuth0Emulator({
       clients: [{ clientId: 'pf-exchange', clientSecret: CLIENT_SECRET }],
+      ...(searchLagMs !== undefined ? { searchLagMs } : {}),
+      ...(connections ? { connections } : {}),
     })
     return {
       style,
@@ -50,8 +64,15 @@ export async function startWorld(style: Style, { unmanagedAttributes = true } = 
   const version = Number(style.split('-')[1]) as 24 | 25 | 26
   const keycloak = await startKeycloakEmulator({
     version,
-    clients: [{ clientId: 'pf-exchange', secret: CLIENT_SECRET }],
+    clients: [
+      {
+        clientId: 'pf-exchange',
+        secret: CLIENT_SECRET,
+        serviceAccountRoles: ['manage-users', 'view-users', 'query-users', 'view-realm'],
+      },
+    ],
     unmanagedAttributes,
+    ...(userProfile ? { userProfile } : {}),
   })
   return {
     style,
@@ -72,8 +93,17 @@ export function configFor(world: World, timeoutMs = 30_000): ExchangeConfig {
     port: 0,
     logLevel: 'debug',
     applicationId: APP_ID,
-    marketplace: { jwksUrl: world.issuer.jwksUrl, issuer: world.issuer.issuer, clockToleranceSec: 5 },
+    marketplace: {
+      jwksUrl: world.issuer.jwksUrl,
+      issuer: world.issuer.issuer,
+      clockToleranceSec: 5,
+      maxTokenAgeSec: 3600,
+      jwksCooldownMs: 30_000,
+    },
+    adoption: 'unlinked' as const,
     idpTimeoutMs: timeoutMs,
+    // A hang guard like the time-out; deadline tests pass their own.
+    deadlineMs: 60_000,
     warmCache: { ttlSeconds: 60, maxEntries: 1000 },
     server: DEFAULT_SERVER_LIMITS,
   }
@@ -91,6 +121,7 @@ export function configFor(world: World, timeoutMs = 30_000): ExchangeConfig {
           connection: 'Username-Password-Authentication',
           audience: AUDIENCE,
           claimNamespace: namespace,
+          forwardedFor: false,
         },
       },
     }
@@ -104,6 +135,7 @@ export function configFor(world: World, timeoutMs = 30_000): ExchangeConfig {
         realm: 'pf',
         clientId: 'pf-exchange',
         clientSecret: CLIENT_SECRET,
+        adminAuth: 'password',
         adminUser: 'admin',
         adminPassword: 'admin',
         version: 'auto',
@@ -133,14 +165,20 @@ export interface Exchange extends RunningServer {
 }
 
 /** One instance of the exchange service (its own warm cache) wired to the world's emulators. */
-export async function startExchange(world: World, { timeoutMs = 30_000 } = {}): Promise<Exchange> {
+export async function startExchange(
+  world: World,
+  {
+    timeoutMs = 30_000,
+    configure = (config) => config,
+  }: { timeoutMs?: number; configure?: (config: ExchangeConfig) => ExchangeConfig } = {},
+): Promise<Exchange> {
   const logs: string[] = []
   const logger = createLogger({
     name: 'test',
     level: 'debug',
     destination: new Writable({ write: (chunk, _enc, done) => void (logs.push(String(chunk)), done()) }),
   })
-  const { app } = createExchange(configFor(world, timeoutMs), {
+  const { app } = createExchange(configure(configFor(world, timeoutMs)), {
     logger,
     registry: createMetricsRegistry('test'),
   })

@@ -1,10 +1,11 @@
 import jwt from 'jsonwebtoken'
-import { JwksClient } from 'jwks-rsa'
-import { TokenExpiredError, TokenInvalidError, TokenNotYetValidError, type TokenError } from '../errors'
+import { TokenError, TokenExpiredError, TokenInvalidError, TokenNotYetValidError } from '../errors'
+import { createJwksKeyStore } from './create-jwks-key-store'
 import type { AsymmetricAlgorithm, JwtClaims } from './jwt-claims'
 
 /** jsonwebtoken's errors as this package's own, by class: the only place that knows that library. */
 function asTokenError(error: unknown): TokenError {
+  if (error instanceof TokenError) return error
   if (error instanceof jwt.TokenExpiredError) return new TokenExpiredError('token expired', { cause: error })
   if (error instanceof jwt.NotBeforeError)
     return new TokenNotYetValidError('token not yet valid', { cause: error })
@@ -18,11 +19,19 @@ export interface TokenVerifierOptions {
   /** Asymmetric algorithms only: never `none`, never HMAC with a public key. */
   algorithms?: AsymmetricAlgorithm[]
   clockToleranceSec?: number
+  /** Refuse tokens without `exp` (default true: a token that never expires is a key to the house). */
+  requireExp?: boolean
+  /** Refuse tokens whose `iat` is older than this (and tokens without `iat`); unset: no limit. */
+  maxTokenAgeSec?: number
+  /** See `createJwksKeyStore` (default 30 s). */
+  jwksCooldownMs?: number
 }
 
 /**
  * Verifies a JWT issued by an identity provider (or the marketplace) against its JWKS: signature by the key of
- * the token's `kid` (cached; an unknown `kid` refetches, rate-limited), issuer, audience when given, expiry.
+ * the token's `kid` (cached; an unknown `kid` refetches at most once per cool-down), issuer, audience when
+ * given, `exp` present and not past, `iat` within `maxTokenAgeSec` when set. Rejects with `TokenError`s only;
+ * `TokenKeysUnavailableError` when the issuer's keys cannot be fetched.
  *
  * @example
  * const verify = createTokenVerifier({ jwksUri: realm.jwksUri, issuer: realm.issuer })
@@ -34,32 +43,44 @@ export function createTokenVerifier({
   audience,
   algorithms = ['RS256', 'RS384', 'RS512', 'PS256', 'ES256', 'ES384'],
   clockToleranceSec = 30,
+  requireExp = true,
+  maxTokenAgeSec,
+  jwksCooldownMs,
 }: TokenVerifierOptions) {
-  const keys = new JwksClient({
-    jwksUri,
-    cache: true,
-    cacheMaxAge: 10 * 60_000,
-    rateLimit: true,
-    jwksRequestsPerMinute: 10,
-    timeout: 5000,
-  })
-  return (token: string): Promise<JwtClaims> =>
+  const publicKeyFor = createJwksKeyStore({ jwksUri, cooldownMs: jwksCooldownMs })
+  const verify = (token: string): Promise<JwtClaims> =>
     new Promise((resolve, reject) => {
+      // jsonwebtoken wraps a key callback's error in its own: keep ours to reject with.
+      let keyError: unknown
       jwt.verify(
         token,
         (header, callback) => {
-          keys.getSigningKey(header.kid).then(
-            (key) => callback(null, key.getPublicKey()),
-            (error: Error) => callback(error),
+          publicKeyFor(header.kid).then(
+            (key) => callback(null, key),
+            (error: Error) => {
+              keyError = error
+              callback(error)
+            },
           )
         },
-        { algorithms, issuer, ...(audience ? { audience } : {}), clockTolerance: clockToleranceSec },
+        {
+          algorithms,
+          issuer,
+          ...(audience ? { audience } : {}),
+          clockTolerance: clockToleranceSec,
+          ...(maxTokenAgeSec !== undefined ? { maxAge: `${maxTokenAgeSec}s` } : {}),
+        },
         (error, payload) =>
           error || !payload || typeof payload === 'string'
-            ? reject(asTokenError(error))
+            ? reject(asTokenError(keyError ?? error))
             : resolve(payload as JwtClaims),
       )
     })
+  return async (token: string): Promise<JwtClaims> => {
+    const claims = await verify(token)
+    if (requireExp && typeof claims.exp !== 'number') throw new TokenInvalidError('token has no exp')
+    return claims
+  }
 }
 
 export type TokenVerifier = ReturnType<typeof createTokenVerifier>

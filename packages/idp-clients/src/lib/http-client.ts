@@ -1,15 +1,32 @@
 import axios, { type AxiosInstance, type AxiosRequestConfig, type AxiosResponse } from 'axios'
 import {
   IdpConflictError,
+  IdpError,
   IdpInvalidGrantError,
   IdpRateLimitedError,
   IdpRejectedError,
   IdpUnavailableError,
 } from '../errors'
+import { timeLeft } from './deadline'
+import { retryDelay } from './retry-delay'
+
+/** Retries of transient answers (408, 429, 5xx, network errors), as the vendors' SDKs do. */
+export interface RetryOptions {
+  /** Default 2 (Auth0's SDK). */
+  maxRetries?: number
+  /** Start of the exponential backoff with jitter; default 250 ms. */
+  baseDelayMs?: number
+  /** Longest wait, also for a server's `Retry-After`; asked for longer, the call gives up. Default 4000 ms. */
+  maxDelayMs?: number
+}
 
 export interface HttpClientOptions {
   baseUrl: string
+  /** Limit of one call; inside `runWithDeadline`, never beyond the deadline. */
   timeoutMs: number
+  retry?: RetryOptions
+  /** For tests: how to wait. */
+  sleep?: (ms: number) => Promise<void>
 }
 
 export interface IdpRequest extends AxiosRequestConfig {
@@ -23,23 +40,35 @@ const headersOf = (response: AxiosResponse) =>
     string
   >
 
+const transient = (error: unknown) =>
+  error instanceof IdpUnavailableError ||
+  error instanceof IdpRateLimitedError ||
+  (error instanceof IdpError && (error.statusCode === 408 || (error.statusCode ?? 0) >= 500))
+
 /**
  * One place where HTTP becomes typed errors: network failures and time-outs are `IdpUnavailableError`,
  * 409 `IdpConflictError`, 429 `IdpRateLimitedError`, an `invalid_grant` answer `IdpInvalidGrantError`, any
- * other non-2xx `IdpRejectedError`; each carries status, body and headers.
+ * other non-2xx `IdpRejectedError`; each carries status, body and headers. Transient failures (408, 429, 5xx,
+ * network) are retried with the server's `Retry-After` / `x-ratelimit-reset` or backoff, within the deadline.
  */
-export function createHttpClient({ baseUrl, timeoutMs }: HttpClientOptions) {
+export function createHttpClient({
+  baseUrl,
+  timeoutMs,
+  retry: { maxRetries = 2, baseDelayMs = 250, maxDelayMs = 4000 } = {},
+  sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+}: HttpClientOptions) {
   const http: AxiosInstance = axios.create({
     baseURL: baseUrl,
-    timeout: timeoutMs,
     validateStatus: () => true,
     proxy: false,
   })
 
-  return async function request<T>({ what, ...config }: IdpRequest): Promise<AxiosResponse<T>> {
+  async function once<T>({ what, ...config }: IdpRequest): Promise<AxiosResponse<T>> {
+    const budget = Math.min(timeoutMs, timeLeft())
+    if (budget <= 0) throw new IdpUnavailableError(`${what}: exchange deadline reached`)
     let response: AxiosResponse<T>
     try {
-      response = await http.request<T>({ ...config, signal: AbortSignal.timeout(timeoutMs) })
+      response = await http.request<T>({ ...config, timeout: budget, signal: AbortSignal.timeout(budget) })
     } catch (cause) {
       // The axios error is not kept: its `config` holds the request body (passwords, client secrets), and
       // errors end up in logs. Its code and message say enough.
@@ -63,6 +92,20 @@ export function createHttpClient({ baseUrl, timeoutMs }: HttpClientOptions) {
       `${what}: refused (${response.status}${typeof error === 'string' ? ` ${error}` : ''})`,
       details,
     )
+  }
+
+  return async function request<T>(config: IdpRequest): Promise<AxiosResponse<T>> {
+    for (let attempt = 0; ; attempt += 1) {
+      try {
+        return await once<T>(config)
+      } catch (error) {
+        if (!transient(error) || attempt >= maxRetries) throw error
+        const delay = retryDelay(attempt, (error as IdpError).headers, { baseDelayMs, maxDelayMs })
+        // Asked to wait longer than we may, or than the deadline leaves: give up now, with the server's answer.
+        if (delay === undefined || delay >= timeLeft()) throw error
+        await sleep(delay)
+      }
+    }
   }
 }
 

@@ -1,8 +1,7 @@
 import { IdpRejectedError } from '../errors'
 import type { IdpHttp, IdpRequest } from '../lib/http-client'
 import { jwtExpiry, TokenCache } from '../lib/token-cache'
-import type { RealmClientOptions } from './realm-types'
-import type { KeycloakUser } from './realm-types'
+import type { KeycloakUser, RealmClientOptions } from './realm-types'
 import type { RealmAdminApi } from './sync-realm-user'
 
 export const FORM = { 'Content-Type': 'application/x-www-form-urlencoded' }
@@ -13,39 +12,58 @@ export interface RealmAdminHttp extends RealmAdminApi {
   call<T>(what: string, config: Omit<IdpRequest, 'what'>): Promise<{ data: T }>
 }
 
-/**
- * The realm admin API over HTTP (spec, C1 step 1 and "Admin API"): an admin token from the master realm's
- * `admin-cli`, cached until `adminTokenLeewayMs` before it expires and shared by concurrent callers; a 401
- * (token revoked or expired early) gets one retry with a fresh token.
- */
-export function createRealmAdminApi(
-  request: IdpHttp,
-  {
-    realm,
-    adminUser,
-    adminPassword,
-    adminTokenLeewayMs = 10_000,
-  }: Pick<RealmClientOptions, 'realm' | 'adminUser' | 'adminPassword' | 'adminTokenLeewayMs'>,
-): RealmAdminHttp {
-  const adminPath = `/admin/realms/${encodeURIComponent(realm)}`
-  const adminTokens = new TokenCache(async () => {
-    const { data } = await request<{ access_token: string; expires_in: number }>({
-      what: 'admin token',
+type AdminAuthOptions = Pick<
+  RealmClientOptions,
+  'realm' | 'adminAuth' | 'adminUser' | 'adminPassword' | 'clientId' | 'clientSecret' | 'adminTokenLeewayMs'
+>
+
+/** The admin token request: the spec's master-realm `admin-cli` password grant, or the client's service account. */
+function adminTokenRequest({
+  realm,
+  adminAuth = 'password',
+  adminUser,
+  adminPassword,
+  clientId,
+  clientSecret,
+}: AdminAuthOptions): IdpRequest {
+  if (adminAuth === 'client_credentials') {
+    return {
+      what: 'admin token (service account)',
       method: 'POST',
-      url: '/realms/master/protocol/openid-connect/token',
+      url: `/realms/${encodeURIComponent(realm)}/protocol/openid-connect/token`,
       headers: FORM,
-      data: form({
-        grant_type: 'password',
-        client_id: 'admin-cli',
-        username: adminUser,
-        password: adminPassword,
-      }),
-    })
+      data: form({ grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret }),
+    }
+  }
+  return {
+    what: 'admin token',
+    method: 'POST',
+    url: '/realms/master/protocol/openid-connect/token',
+    headers: FORM,
+    data: form({
+      grant_type: 'password',
+      client_id: 'admin-cli',
+      username: adminUser ?? '',
+      password: adminPassword ?? '',
+    }),
+  }
+}
+
+/**
+ * The realm admin API over HTTP (spec, C1 step 1 and "Admin API"): an admin token (master-realm `admin-cli`, or
+ * with `adminAuth: 'client_credentials'` the client's own service account), cached until `adminTokenLeewayMs`
+ * before it expires and shared by concurrent callers; a 401 (token revoked or expired early) gets one retry
+ * with a fresh token. Role ids are cached: the role-mapping call needs id and name, and they do not change.
+ */
+export function createRealmAdminApi(request: IdpHttp, options: AdminAuthOptions): RealmAdminHttp {
+  const adminPath = `/admin/realms/${encodeURIComponent(options.realm)}`
+  const adminTokens = new TokenCache(async () => {
+    const { data } = await request<{ access_token: string; expires_in: number }>(adminTokenRequest(options))
     return {
       token: data.access_token,
       expiresAt: jwtExpiry(data.access_token) ?? Date.now() + data.expires_in * 1000,
     }
-  }, adminTokenLeewayMs)
+  }, options.adminTokenLeewayMs ?? 10_000)
 
   async function call<T>(what: string, config: Omit<IdpRequest, 'what'>, retried = false) {
     const token = await adminTokens.get()
@@ -64,16 +82,29 @@ export function createRealmAdminApi(
     }
   }
   const userPath = (id: string) => `${adminPath}/users/${encodeURIComponent(id)}`
+  const roles = new Map<string, Promise<{ id: string; name: string }>>()
+  const role = (name: string) => {
+    let found = roles.get(name)
+    if (!found) {
+      found = call<{ id: string; name: string }>('get role', {
+        method: 'GET',
+        url: `${adminPath}/roles/${encodeURIComponent(name)}`,
+      }).then(({ data }) => ({ id: data.id, name: data.name }))
+      found.catch(() => roles.delete(name))
+      roles.set(name, found)
+    }
+    return found
+  }
 
   return {
     call,
-    async findUser(query) {
-      const { data } = await call<KeycloakUser[]>('find user', {
+    async findUsers(query) {
+      const { data } = await call<KeycloakUser[]>('find users', {
         method: 'GET',
         url: `${adminPath}/users`,
-        params: { ...query, exact: 'true' },
+        params: { ...query, exact: 'true', briefRepresentation: 'false' },
       })
-      return data[0] ?? null
+      return data
     },
     async getUser(id) {
       return (await call<KeycloakUser>('get user', { method: 'GET', url: userPath(id) })).data
@@ -87,8 +118,8 @@ export function createRealmAdminApi(
         throw new IdpRejectedError('create user: no Location header in the answer', { statusCode: 201 })
       return id
     },
-    async updateUser(id, body) {
-      await call('update user', { method: 'PUT', url: userPath(id), data: body })
+    async updateUser(user) {
+      await call('update user', { method: 'PUT', url: userPath(user.id), data: user })
     },
     async resetPassword(id, value) {
       await call('reset password', {
@@ -98,15 +129,25 @@ export function createRealmAdminApi(
       })
     },
     async assignRealmRole(id, roleName) {
-      const { data: role } = await call<{ id: string; name: string }>('get role', {
-        method: 'GET',
-        url: `${adminPath}/roles/${encodeURIComponent(roleName)}`,
-      })
+      const { id: roleId, name } = await role(roleName)
+      // Adding a mapping the user already has is a no-op (204): safe to re-assert on every sync.
       await call('assign role', {
         method: 'POST',
         url: `${userPath(id)}/role-mappings/realm`,
-        data: [{ id: role.id, name: role.name }],
+        data: [{ id: roleId, name }],
       })
+    },
+    async roleMappings(id) {
+      const { data } = await call<{
+        realmMappings?: { name: string }[]
+        clientMappings?: Record<string, { mappings?: { name: string }[] }>
+      }>('get role mappings', { method: 'GET', url: `${userPath(id)}/role-mappings` })
+      return {
+        realm: (data.realmMappings ?? []).map((r) => r.name),
+        client: Object.entries(data.clientMappings ?? {}).flatMap(([client, { mappings = [] }]) =>
+          mappings.map((r) => `${client}:${r.name}`),
+        ),
+      }
     },
   }
 }

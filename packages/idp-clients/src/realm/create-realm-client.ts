@@ -2,88 +2,114 @@ import { IdpInvalidGrantError, IdpMisconfiguredError } from '../errors'
 import { createHttpClient } from '../lib/http-client'
 import type { IdpTokens, MarketplaceUser, SyncedUser } from '../marketplace-user'
 import { createRealmAdminApi, FORM, form } from './create-realm-admin-api'
+import { diagnoseNotSetUp } from './diagnose-not-set-up'
 import type { RealmClientOptions, RealmVersion } from './realm-types'
 import { syncRealmUser } from './sync-realm-user'
 
 export { MARKETPLACE_ATTRIBUTES, REALM_USERNAME_PREFIX } from './sync-realm-user'
+
+const descriptionOf = (error: unknown) =>
+  ((error as IdpInvalidGrantError).body as { error_description?: string } | undefined)?.error_description ??
+  ''
 
 /**
  * A client for a realm-based identity provider (Keycloak 24, 25, 26).
  *
  * @example
  * const realm = createRealmClient({ serverUrl, realm: 'pf', clientId, clientSecret, adminUser, adminPassword })
+ * await realm.version() // refuses servers older than 24
  * const synced = await realm.syncUser(user, deriveRealmPassword(user.userId, clientSecret))
- * const tokens = await realm.passwordGrant(synced.username, password)
+ * const tokens = await realm.signIn(synced, password)
  */
-export function createRealmClient({
-  serverUrl,
-  realm,
-  clientId,
-  clientSecret,
-  adminUser,
-  adminPassword,
-  version = 'auto',
-  timeoutMs = 10_000,
-  adminTokenLeewayMs = 10_000,
-}: RealmClientOptions) {
-  const request = createHttpClient({ baseUrl: serverUrl.replace(/\/+$/, ''), timeoutMs })
+export function createRealmClient(options: RealmClientOptions) {
+  const {
+    serverUrl,
+    realm,
+    clientId,
+    clientSecret,
+    version: configured = 'auto',
+    adoption = 'unlinked',
+  } = options
+  const request = createHttpClient({
+    baseUrl: serverUrl.replace(/\/+$/, ''),
+    timeoutMs: options.timeoutMs ?? 10_000,
+    retry: options.retry,
+  })
   const realmPath = `/realms/${encodeURIComponent(realm)}`
-  const api = createRealmAdminApi(request, { realm, adminUser, adminPassword, adminTokenLeewayMs })
+  const api = createRealmAdminApi(request, options)
+  let known: Promise<RealmVersion> | undefined
+
+  /** The server's major version: the configured one, or read once from `/admin/serverinfo`; < 24 is refused. */
+  async function readVersion(): Promise<RealmVersion> {
+    if (configured !== 'auto') return configured
+    const { data } = await api.call<{ systemInfo?: { version?: string } }>('server info', {
+      method: 'GET',
+      url: '/admin/serverinfo',
+    })
+    const text = data.systemInfo?.version
+    if (!text) {
+      throw new IdpMisconfiguredError(
+        'the server does not tell its version to this admin account: set REALM_VERSION (24, 25 or 26)',
+      )
+    }
+    const major = Number.parseInt(text, 10)
+    if (Number.isNaN(major) || major < 24)
+      throw new IdpMisconfiguredError(`Keycloak ${text} is not supported: 24 or newer is required`)
+    return (major >= 26 ? 26 : major) as RealmVersion
+  }
+  const version = () => {
+    known ??= readVersion().catch((error: unknown) => {
+      known = undefined // unreachable now is no answer: ask again next time
+      throw error
+    })
+    return known
+  }
+
+  async function passwordGrant(username: string, password: string): Promise<IdpTokens> {
+    const { data } = await request<IdpTokens>({
+      what: 'password grant',
+      method: 'POST',
+      url: `${realmPath}/protocol/openid-connect/token`,
+      headers: FORM,
+      data: form({
+        grant_type: 'password',
+        client_id: clientId,
+        client_secret: clientSecret,
+        username,
+        password,
+        scope: 'openid',
+      }),
+    })
+    return data
+  }
 
   return {
     realm,
+    version,
 
-    /** The server's major version: the configured one, or read from `/admin/serverinfo`. */
-    async version(): Promise<RealmVersion> {
-      if (version !== 'auto') return version
-      const { data } = await api.call<{ systemInfo?: { version?: string } }>('server info', {
-        method: 'GET',
-        url: '/admin/serverinfo',
-      })
-      const major = Number.parseInt(data.systemInfo?.version ?? '', 10)
-      if (major < 24 || Number.isNaN(major)) {
-        throw new IdpMisconfiguredError(
-          `Keycloak ${data.systemInfo?.version ?? '(unknown)'} is not supported: 24 or newer is required`,
-        )
-      }
-      return (major >= 26 ? 26 : major) as RealmVersion
-    },
+    /** See `syncRealmUser`: one marketplace user, one account, found by username, created, or adopted by policy. */
+    syncUser: async (user: MarketplaceUser, password: string): Promise<SyncedUser> =>
+      syncRealmUser(api, { realm, version: await version(), adoption }, user, password),
 
-    /** See `syncRealmUser`: find by `pf-<userId>`, else create (or adopt the email's holder on 409). */
-    syncUser: (user: MarketplaceUser, password: string): Promise<SyncedUser> =>
-      syncRealmUser(api, realm, user, password),
+    /** The password grant alone (spec, C1 step 4), `scope=openid`: the warm path. */
+    passwordGrant,
 
     /**
-     * Password grant at the realm (spec, C1 step 4), `scope=openid`. A refusal for pending required actions
-     * (version 24) is cured once by clearing them.
+     * The password grant for a user `syncUser` just returned. Wrong credentials on an existing account of ours
+     * mean the client secret (which keys the derived password) was rotated: the password is set again, once.
+     * "Account is not fully set up" is explained (the realm's profile, or actions an administrator set), never
+     * cured by clearing what is not ours.
      */
-    async passwordGrant(username: string, password: string, cured = false): Promise<IdpTokens> {
+    async signIn(synced: SyncedUser, password: string): Promise<IdpTokens> {
       try {
-        const { data } = await request<IdpTokens>({
-          what: 'password grant',
-          method: 'POST',
-          url: `${realmPath}/protocol/openid-connect/token`,
-          headers: FORM,
-          data: form({
-            grant_type: 'password',
-            client_id: clientId,
-            client_secret: clientSecret,
-            username,
-            password,
-            scope: 'openid',
-          }),
-        })
-        return data
+        return await passwordGrant(synced.username, password)
       } catch (error) {
-        const description = (
-          (error as IdpInvalidGrantError).body as { error_description?: string } | undefined
-        )?.error_description
-        if (cured || !(error instanceof IdpInvalidGrantError) || !/not fully set up/i.test(description ?? ''))
-          throw error
-        const user = await api.findUser({ username })
-        if (!user) throw error
-        await api.updateUser(user.id, { requiredActions: [], emailVerified: true, enabled: true })
-        return this.passwordGrant(username, password, true)
+        if (!(error instanceof IdpInvalidGrantError)) throw error
+        if (/not fully set up/i.test(descriptionOf(error)))
+          throw diagnoseNotSetUp(await api.getUser(synced.id), realm, error)
+        if (synced.created || !/invalid user credentials/i.test(descriptionOf(error))) throw error
+        await api.resetPassword(synced.id, password)
+        return passwordGrant(synced.username, password)
       }
     },
 

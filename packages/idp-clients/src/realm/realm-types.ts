@@ -1,13 +1,19 @@
-/** A user as Keycloak's admin API returns it (the fields this client reads). */
+import type { AccountAdoption } from '../account-adoption'
+import type { RetryOptions } from '../lib/http-client'
+
+/** A user as Keycloak's admin API returns it: what this client reads, and the rest kept as it is for the PUT. */
 export interface KeycloakUser {
   id: string
   username: string
   email?: string
+  firstName?: string
+  lastName?: string
   enabled?: boolean
   emailVerified?: boolean
   /** Omitted by Keycloak when empty. */
   attributes?: Record<string, string[]>
   requiredActions?: string[]
+  [field: string]: unknown
 }
 
 export type RealmVersion = 24 | 25 | 26
@@ -19,12 +25,20 @@ export interface RealmClientOptions {
   /** The confidential client with direct access grants. */
   clientId: string
   clientSecret: string
-  /** Credentials of an admin in the master realm (admin-cli). */
-  adminUser: string
-  adminPassword: string
+  /**
+   * How admin calls authenticate: `password` (spec: an admin of the master realm through `admin-cli`,
+   * `adminUser`/`adminPassword`) or `client_credentials` (the client's own service account, with the
+   * `realm-management` roles `manage-users`, `view-users`, `query-users`, `view-realm`). Default `password`.
+   */
+  adminAuth?: 'password' | 'client_credentials'
+  adminUser?: string
+  adminPassword?: string
   /** Server version, or `auto` to ask the server. */
   version?: RealmVersion | 'auto'
+  /** What a 409 on create may do with the existing holder of the email. Default `unlinked`. */
+  adoption?: AccountAdoption
   timeoutMs?: number
+  retry?: RetryOptions
   /** Refresh the admin token this long before it expires (admin tokens last about 60 s). */
   adminTokenLeewayMs?: number
 }

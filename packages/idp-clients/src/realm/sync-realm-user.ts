@@ -1,110 +1,168 @@
+import { assertAdoptable, type AccountAdoption } from '../account-adoption'
 import { IdpConflictError, IdpMisconfiguredError } from '../errors'
-import { emailOf, type MarketplaceUser, type SyncedUser } from '../marketplace-user'
+import { emailOf, namesOf, realmUsername, type MarketplaceUser, type SyncedUser } from '../marketplace-user'
 import { PF_USER_ROLE } from '../pf-user-role'
-import type { KeycloakUser } from './realm-types'
+import type { KeycloakUser, RealmVersion } from './realm-types'
 
-/** Spec, "Identity provider user": the deterministic realm username is `pf-<userId>`. */
+/** Spec, "Identity provider user": the deterministic realm username is `pf-<userId>` (see `realmUsername`). */
 export const REALM_USERNAME_PREFIX = 'pf-'
 /** The custom attributes the exchange writes (and the realm's mappers turn into claims). */
 export const MARKETPLACE_ATTRIBUTES = ['pfUserId', 'orgId', 'pfApplicationId'] as const
 
 /** The admin API calls the sync needs (spec, C1 "Admin API"); `createRealmAdminApi` speaks them over HTTP. */
 export interface RealmAdminApi {
-  /** The first user matching exactly (`exact=true`), or null. */
-  findUser(query: { username: string } | { email: string }): Promise<KeycloakUser | null>
+  /** Users matching exactly (`exact=true`, full representations); `q` is `name:value` attribute search. */
+  findUsers(query: { username: string } | { email: string } | { q: string }): Promise<KeycloakUser[]>
   getUser(id: string): Promise<KeycloakUser>
   /** Resolves to the new user's id (the last segment of `Location`); rejects with `IdpConflictError` on 409. */
   createUser(body: Record<string, unknown>): Promise<string>
-  updateUser(id: string, body: Partial<KeycloakUser>): Promise<void>
+  /** `PUT` of the complete representation: since 24.0.4 whatever it leaves out is removed. */
+  updateUser(user: KeycloakUser): Promise<void>
   resetPassword(id: string, value: string): Promise<void>
   assignRealmRole(id: string, roleName: string): Promise<void>
+  /** Realm role names, and client roles as `client:role`. */
+  roleMappings(id: string): Promise<{ realm: string[]; client: string[] }>
 }
 
-function marketplaceAttributes(user: MarketplaceUser): Record<string, string[]> {
-  return { pfUserId: [user.userId], orgId: [user.orgId], pfApplicationId: [user.applicationId] }
+export interface RealmSyncContext {
+  realm: string
+  version: RealmVersion
+  adoption: AccountAdoption
 }
 
-function hasAttributes(stored: KeycloakUser['attributes'], wanted: Record<string, string[]>): boolean {
-  return Object.entries(wanted).every(
-    ([name, values]) => stored?.[name]?.join('\u0000') === values.join('\u0000'),
-  )
-}
+const linkOf = (user: KeycloakUser) => user.attributes?.pfUserId?.[0]
+const sameValues = (a: string[] | undefined, b: string[]) => a?.join('\u0000') === b.join('\u0000')
 
 /**
- * Creates or updates the realm user of a marketplace user (spec, C1 steps 2-3): found by `pf-<userId>`,
- * created with the derived password and the `pf-user` role, or, when another user already holds the email
- * (409), that user is adopted: given the attributes and the derived password. Decisions only: every call
- * goes through `api`.
+ * Creates or updates the realm user of a marketplace user (spec, C1 steps 2-3) so that one marketplace user is
+ * one account, always:
+ * - found by `realmUsername(userId)` and linked to this user (`pfUserId`): its attributes are brought up to
+ *   date by GET → change → PUT of the complete representation, and `pf-user` is re-asserted;
+ * - not found: created with names, attributes, the derived password and `pf-user`;
+ * - a 409 on create: the winner of a concurrent create, or an account already linked to this user (an adopted
+ *   one), is used; otherwise the holder of the email is adopted only as `adoption` allows, and never when it is
+ *   linked to another marketplace user (`IdpAccountConflictError`, nothing changed).
+ * Never touched: `enabled`, and required actions other than version 24's stray `UPDATE_PASSWORD` right after
+ * the exchange set the password itself. Decisions only: every call goes through `api`.
  */
 export async function syncRealmUser(
   api: RealmAdminApi,
-  realm: string,
+  context: RealmSyncContext,
   user: MarketplaceUser,
   password: string,
 ): Promise<SyncedUser> {
-  const username = `${REALM_USERNAME_PREFIX}${user.userId}`
-  const attributes = marketplaceAttributes(user)
+  const username = realmUsername(user.userId)
+  const attributes: Record<string, string[]> = {
+    pfUserId: [user.userId],
+    orgId: [user.orgId],
+    pfApplicationId: [user.applicationId],
+  }
+  const defaults = new Set([
+    PF_USER_ROLE,
+    `default-roles-${context.realm}`,
+    'offline_access',
+    'uma_authorization',
+  ])
 
-  /**
-   * After a create or an adoption: check the attributes stuck (a realm whose user profile does not allow
-   * them drops them silently, and then the tokens lack the claims), and clear required actions, which
-   * version 24 may leave on a user created with a non-temporary credential.
-   */
-  async function settle(id: string): Promise<void> {
+  /** Our changes on the complete representation: attributes merged (other systems' kept), missing names filled. */
+  function withOurs(stored: KeycloakUser): KeycloakUser | undefined {
+    const names = namesOf(user)
+    const changed =
+      Object.entries(attributes).some(([name, values]) => !sameValues(stored.attributes?.[name], values)) ||
+      !stored.firstName ||
+      !stored.lastName
+    if (!changed) return undefined
+    return {
+      ...stored,
+      firstName: stored.firstName || names.firstName,
+      lastName: stored.lastName || names.lastName,
+      attributes: { ...stored.attributes, ...attributes },
+    }
+  }
+
+  /** After our write: the attributes stuck (a profile without them drops them silently). */
+  async function checkStored(id: string): Promise<KeycloakUser> {
     const stored = await api.getUser(id)
-    if (!hasAttributes(stored.attributes, attributes)) {
+    if (
+      !Object.entries(attributes).every(([name, values]) => sameValues(stored.attributes?.[name], values))
+    ) {
       throw new IdpMisconfiguredError(
-        `realm "${realm}" dropped the attributes ${MARKETPLACE_ATTRIBUTES.join(', ')}: its user profile does not allow ` +
+        `realm "${context.realm}" dropped the attributes ${MARKETPLACE_ATTRIBUTES.join(', ')}: its user profile does not allow ` +
           'them. Set Realm settings → General → Unmanaged attributes to "Enabled" (or "Admin can edit"), or declare ' +
           'the attributes in the user profile (PUT /admin/realms/{realm}/users/profile).',
       )
     }
-    if (stored.requiredActions?.length) {
-      await api.updateUser(id, { requiredActions: [], emailVerified: true, enabled: true })
+    return stored
+  }
+
+  /** Version 24 may leave UPDATE_PASSWORD after a non-temporary credential we just set: remove that one only. */
+  async function clearStrayUpdatePassword(stored: KeycloakUser): Promise<void> {
+    if (context.version !== 24 || !stored.requiredActions?.includes('UPDATE_PASSWORD')) return
+    await api.updateUser({
+      ...stored,
+      requiredActions: stored.requiredActions.filter((a) => a !== 'UPDATE_PASSWORD'),
+    })
+  }
+
+  async function useOwn(own: KeycloakUser): Promise<SyncedUser> {
+    const updated = withOurs(own)
+    if (updated) {
+      await api.updateUser(updated)
+      await checkStored(own.id)
     }
+    // A failure between create and role assignment must not leave the user without pf-user for good.
+    await api.assignRealmRole(own.id, PF_USER_ROLE)
+    return { id: own.id, username: own.username, created: false, adopted: false }
   }
 
-  /** Updates the marketplace attributes, sending the complete merged set so other systems' attributes survive. */
-  async function refresh(existing: KeycloakUser): Promise<void> {
-    const stored = existing.attributes ?? (await api.getUser(existing.id)).attributes
-    if (hasAttributes(stored, attributes)) return
-    await api.updateUser(existing.id, { attributes: { ...stored, ...attributes } })
-    await settle(existing.id)
+  async function adopt(holder: KeycloakUser, what: string): Promise<SyncedUser> {
+    await assertAdoptable(context.adoption, user.userId, {
+      what,
+      linkedTo: linkOf(holder),
+      extraRoles: async () => {
+        const { realm, client } = await api.roleMappings(holder.id)
+        return [...realm.filter((name) => !defaults.has(name)), ...client]
+      },
+    })
+    await api.updateUser(withOurs(holder) ?? holder)
+    await api.resetPassword(holder.id, password)
+    await clearStrayUpdatePassword(await checkStored(holder.id))
+    await api.assignRealmRole(holder.id, PF_USER_ROLE)
+    return { id: holder.id, username: holder.username, created: false, adopted: true }
   }
 
-  const existing = await api.findUser({ username })
-  if (existing) {
-    await refresh(existing)
-    return { id: existing.id, username: existing.username, created: false, adopted: false }
-  }
+  /** An account found by username or email: ours, someone else's, or unlinked (adoption policy). */
+  const claim = (found: KeycloakUser, what: string) =>
+    linkOf(found) === user.userId ? useOwn(found) : adopt(found, what)
+
+  const [byUsername] = await api.findUsers({ username })
+  if (byUsername) return claim(byUsername, `account ${username}`)
   const email = emailOf(user)
   try {
     const id = await api.createUser({
       username,
       email,
+      ...namesOf(user),
       enabled: true,
       emailVerified: true,
       attributes,
       credentials: [{ type: 'password', value: password, temporary: false }],
     })
-    await settle(id)
+    await clearStrayUpdatePassword(await checkStored(id))
     await api.assignRealmRole(id, PF_USER_ROLE)
     return { id, username, created: true, adopted: false }
   } catch (error) {
     if (!(error instanceof IdpConflictError)) throw error
-    // A concurrent exchange created the same user first: use it.
-    const raced = await api.findUser({ username })
-    if (raced) {
-      await refresh(raced)
-      return { id: raced.id, username: raced.username, created: false, adopted: false }
-    }
-    // Another system's user holds the email: adopt it (spec, "Errors").
-    const holder = await api.findUser({ email })
+    // A concurrent exchange created the same user first.
+    const [raced] = await api.findUsers({ username })
+    if (raced) return claim(raced, `account ${username}`)
+    // An account adopted earlier carries our link under another username (attribute search is case-blind).
+    const linked = (await api.findUsers({ q: `pfUserId:${user.userId}` })).find(
+      (u) => linkOf(u) === user.userId,
+    )
+    if (linked) return useOwn(linked)
+    const [holder] = await api.findUsers({ email })
     if (!holder) throw error
-    await api.updateUser(holder.id, { attributes: { ...holder.attributes, ...attributes } })
-    await api.resetPassword(holder.id, password)
-    await settle(holder.id)
-    await api.assignRealmRole(holder.id, PF_USER_ROLE)
-    return { id: holder.id, username: holder.username, created: false, adopted: true }
+    return claim(holder, 'holder of the email')
   }
 }

@@ -1,10 +1,11 @@
-import { IdpRateLimitedError } from '../errors'
+import { IdpInvalidGrantError, IdpRejectedError } from '../errors'
 import { createHttpClient, type IdpRequest } from '../lib/http-client'
 import { TokenCache } from '../lib/token-cache'
 import type { IdpTokens, MarketplaceUser, SyncedUser } from '../marketplace-user'
-import { retryDelay } from './retry-delay'
 import { syncTenantUser, type TenantManagementApi } from './sync-tenant-user'
 import type { Auth0User, TenantClientOptions } from './tenant-types'
+
+const PASSWORD_REALM = 'http://auth0.com/oauth/grant-type/password-realm'
 
 /** The database connection Auth0 creates by default. */
 export const DEFAULT_CONNECTION = 'Username-Password-Authentication'
@@ -24,27 +25,17 @@ export function createTenantClient({
   clientSecret,
   connection = DEFAULT_CONNECTION,
   audience,
+  adoption = 'unlinked',
   timeoutMs = 10_000,
-  rateLimit: { maxRetries = 4, baseDelayMs = 250, maxDelayMs = 4000 } = {},
-  sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+  retry,
+  sleep,
 }: TenantClientOptions) {
-  const request = createHttpClient({ baseUrl: baseUrl.replace(/\/+$/, ''), timeoutMs })
-
-  /** Any call, with 429s retried (bounded) after the delay the server asks for, or backoff with jitter. */
-  async function withRetries<T>(config: IdpRequest) {
-    for (let attempt = 0; ; attempt += 1) {
-      try {
-        return await request<T>(config)
-      } catch (error) {
-        if (!(error instanceof IdpRateLimitedError) || attempt >= maxRetries) throw error
-        await sleep(retryDelay(attempt, error.headers, { baseDelayMs, maxDelayMs }))
-      }
-    }
-  }
+  // Every call retries 408, 429 and 5xx, honouring Retry-After / x-ratelimit-reset, as the vendor SDK does.
+  const request = createHttpClient({ baseUrl: baseUrl.replace(/\/+$/, ''), timeoutMs, retry, sleep })
 
   // Management tokens last 24 h: cached until 10 s before expiry, one request shared by concurrent callers.
   const managementTokens = new TokenCache(async () => {
-    const { data } = await withRetries<{ access_token: string; expires_in: number }>({
+    const { data } = await request<{ access_token: string; expires_in: number }>({
       what: 'management token',
       method: 'POST',
       url: '/oauth/token',
@@ -59,11 +50,13 @@ export function createTenantClient({
   }, 10_000)
 
   const management = async <T>(config: IdpRequest) =>
-    withRetries<T>({
+    request<T>({
       ...config,
       url: `/api/v2${config.url}`,
       headers: { Authorization: `Bearer ${await managementTokens.get()}` },
     })
+  const userPath = (id: string) => `/users/${encodeURIComponent(id)}`
+  const roleIds = new Map<string, string | null>()
 
   const api: TenantManagementApi = {
     async searchUsers(query) {
@@ -71,9 +64,34 @@ export function createTenantClient({
         what: 'search users',
         method: 'GET',
         url: '/users',
-        params: { q: query, search_engine: 'v3' },
+        params: { q: query, search_engine: 'v3', per_page: 10 },
       })
       return data
+    },
+    async usersByEmail(email) {
+      const { data } = await management<Auth0User[]>({
+        what: 'users by email',
+        method: 'GET',
+        url: '/users-by-email',
+        params: { email },
+      })
+      return data
+    },
+    async getUser(id) {
+      try {
+        return (await management<Auth0User>({ what: 'get user', method: 'GET', url: userPath(id) })).data
+      } catch (error) {
+        if (error instanceof IdpRejectedError && error.statusCode === 404) return null
+        throw error
+      }
+    },
+    async userRoles(id) {
+      const { data } = await management<{ name: string }[]>({
+        what: 'user roles',
+        method: 'GET',
+        url: `${userPath(id)}/roles`,
+      })
+      return data.map((role) => role.name)
     },
     async createUser(body) {
       return (await management<Auth0User>({ what: 'create user', method: 'POST', url: '/users', data: body }))
@@ -88,20 +106,24 @@ export function createTenantClient({
       })
     },
     async assignRole(id, roleName) {
-      const { data: roles } = await management<{ id: string; name: string }[]>({
-        what: 'list roles',
-        method: 'GET',
-        url: '/roles',
-        params: { name_filter: roleName },
-      })
-      // The filter is a case-insensitive match: keep the exact name; no such role means nothing to assign.
-      const role = roles.find((r) => r.name === roleName)
-      if (!role) return
+      if (!roleIds.has(roleName)) {
+        const { data: roles } = await management<{ id: string; name: string }[]>({
+          what: 'list roles',
+          method: 'GET',
+          url: '/roles',
+          params: { name_filter: roleName },
+        })
+        // The filter is a case-insensitive match: keep the exact name; no such role means nothing to assign.
+        roleIds.set(roleName, roles.find((r) => r.name === roleName)?.id ?? null)
+      }
+      const roleId = roleIds.get(roleName)
+      if (!roleId) return
+      // Assigning a role the user has is a no-op: safe to re-assert on every sync.
       await management({
         what: 'assign role',
         method: 'POST',
-        url: `/users/${encodeURIComponent(id)}/roles`,
-        data: { roles: [role.id] },
+        url: `${userPath(id)}/roles`,
+        data: { roles: [roleId] },
       })
     },
   }
@@ -109,18 +131,29 @@ export function createTenantClient({
   return {
     domain,
 
-    /** See `syncTenantUser`: find by `app_metadata.pfUserId`, else create (or adopt the email's holder on 409). */
+    /** See `syncTenantUser`: one marketplace user, one account, decided on immediately consistent reads. */
     syncUser: (user: MarketplaceUser, password: string): Promise<SyncedUser> =>
-      syncTenantUser(api, connection, user, password),
+      syncTenantUser(api, { connection, adoption }, user, password),
 
-    /** Password grant (spec, C2 step 4), `scope=openid profile email offline_access`, audience only if configured. */
-    async passwordGrant(username: string, password: string): Promise<IdpTokens> {
-      const { data } = await withRetries<IdpTokens>({
+    /**
+     * The password grant against `connection` (`password-realm`, as the vendor SDKs send it: the plain
+     * `password` grant only knows the tenant's default directory), `scope=openid profile email offline_access`,
+     * `audience` only if configured. `forwardedFor`: the end user's IP as `auth0-forwarded-for`, so brute-force
+     * protection counts per user, not per server (the application needs "Trust Token Endpoint IP Header").
+     */
+    async passwordGrant(
+      username: string,
+      password: string,
+      { forwardedFor }: { forwardedFor?: string } = {},
+    ): Promise<IdpTokens> {
+      const { data } = await request<IdpTokens>({
         what: 'password grant',
         method: 'POST',
         url: '/oauth/token',
+        headers: forwardedFor ? { 'auth0-forwarded-for': forwardedFor } : {},
         data: {
-          grant_type: 'password',
+          grant_type: PASSWORD_REALM,
+          realm: connection,
           client_id: clientId,
           client_secret: clientSecret,
           username,
@@ -132,9 +165,27 @@ export function createTenantClient({
       return data
     },
 
+    /**
+     * The password grant for a user `syncUser` just returned. "Wrong email or password." for an existing account
+     * of ours means the client secret (which keys the derived password) was rotated: set again, once.
+     */
+    async signIn(
+      synced: SyncedUser,
+      password: string,
+      context: { forwardedFor?: string } = {},
+    ): Promise<IdpTokens> {
+      try {
+        return await this.passwordGrant(synced.username, password, context)
+      } catch (error) {
+        if (!(error instanceof IdpInvalidGrantError) || synced.created) throw error
+        await api.patchUser(synced.id, { password, connection })
+        return this.passwordGrant(synced.username, password, context)
+      }
+    },
+
     /** Revokes a refresh token (spec, C2 step 5). */
     async logout(refreshToken: string): Promise<void> {
-      await withRetries({
+      await request({
         what: 'revoke',
         method: 'POST',
         url: '/oauth/revoke',

@@ -1,18 +1,30 @@
+import { assertAdoptable, type AccountAdoption } from '../account-adoption'
 import { IdpConflictError } from '../errors'
 import { emailOf, type MarketplaceUser, type SyncedUser } from '../marketplace-user'
 import { PF_USER_ROLE } from '../pf-user-role'
 import { exactTerm } from './lucene'
 import type { Auth0User } from './tenant-types'
 
-/** The Management API v2 calls the sync needs (spec, C2); `createTenantManagementApi` speaks them over HTTP. */
+/** The Management API v2 calls the sync needs (spec, C2); `createTenantClient` speaks them over HTTP. */
 export interface TenantManagementApi {
-  /** `GET /users?q=…&search_engine=v3`. */
+  /** `GET /users?q=…&search_engine=v3`: eventually consistent, for hints only. */
   searchUsers(query: string): Promise<Auth0User[]>
+  /** `GET /users-by-email`: immediately consistent, every connection. */
+  usersByEmail(email: string): Promise<Auth0User[]>
+  /** `GET /users/{id}`: immediately consistent; null when gone. */
+  getUser(id: string): Promise<Auth0User | null>
   /** `POST /users`; rejects with `IdpConflictError` on 409. */
   createUser(body: Record<string, unknown>): Promise<Auth0User>
   patchUser(id: string, body: Record<string, unknown>): Promise<void>
+  /** Names of the user's roles. */
+  userRoles(id: string): Promise<string[]>
   /** Gives the user the role of exactly this name; no such role in the tenant: nothing (spec, C2 step 3). */
   assignRole(id: string, roleName: string): Promise<void>
+}
+
+export interface TenantSyncContext {
+  connection: string
+  adoption: AccountAdoption
 }
 
 const metadataOf = (user: MarketplaceUser) => ({
@@ -20,29 +32,60 @@ const metadataOf = (user: MarketplaceUser) => ({
   orgId: user.orgId,
   pfApplicationId: user.applicationId,
 })
-const sameMetadata = (stored: Auth0User['app_metadata'], wanted: Record<string, string>) =>
-  Object.entries(wanted).every(([key, value]) => stored?.[key] === value)
+const linkOf = (user: Auth0User) =>
+  typeof user.app_metadata?.pfUserId === 'string' ? user.app_metadata.pfUserId : undefined
+const inConnection = (user: Auth0User, connection: string) =>
+  (user.identities ?? []).some((identity) => identity.connection === connection)
 
 /**
- * Creates or updates the tenant user (spec, C2 steps 2-3): found by `app_metadata.pfUserId` (search engine
- * v3), its `app_metadata` patched when it changed; or created in `connection` with the derived password and
- * given the `pf-user` role when the tenant has one. A 409 (the email exists in the connection) adopts that
- * user: metadata and derived password are set on it. Decisions only: every call goes through `api`.
+ * Creates or updates the tenant user (spec, C2 steps 2-3), one account per marketplace user, deciding only on
+ * immediately consistent reads (Auth0: the user search lags behind writes):
+ * - the holder of the email in `connection` (`users-by-email`) linked to this user is ours: `app_metadata`
+ *   patched when it changed, `pf-user` re-asserted;
+ * - else an account linked to this user under an older email (found by search, confirmed by `GET /users/{id}`);
+ * - else an unlinked holder of the email is adopted only as `adoption` allows (checked before anything is
+ *   changed), one linked to another marketplace user never (`IdpAccountConflictError`);
+ * - else created with the derived password; a 409 (a concurrent create) starts over from the email.
  */
 export async function syncTenantUser(
   api: TenantManagementApi,
-  connection: string,
+  { connection, adoption }: TenantSyncContext,
   user: MarketplaceUser,
   password: string,
 ): Promise<SyncedUser> {
   const metadata = metadataOf(user)
   const email = emailOf(user)
-  const [existing] = await api.searchUsers(exactTerm('app_metadata.pfUserId', user.userId))
-  if (existing) {
-    if (!sameMetadata(existing.app_metadata, metadata))
-      await api.patchUser(existing.user_id, { app_metadata: metadata })
-    return { id: existing.user_id, username: existing.email ?? email, created: false, adopted: false }
+
+  async function useOwn(own: Auth0User): Promise<SyncedUser> {
+    if (Object.entries(metadata).some(([key, value]) => own.app_metadata?.[key] !== value))
+      await api.patchUser(own.user_id, { app_metadata: metadata })
+    // A failure between create and role assignment must not leave the user without pf-user for good.
+    await api.assignRole(own.user_id, PF_USER_ROLE)
+    return { id: own.user_id, username: own.email ?? email, created: false, adopted: false }
   }
+
+  async function adopt(holder: Auth0User): Promise<SyncedUser> {
+    await assertAdoptable(adoption, user.userId, {
+      what: `holder of the email in connection ${connection}`,
+      linkedTo: linkOf(holder),
+      extraRoles: async () => (await api.userRoles(holder.user_id)).filter((name) => name !== PF_USER_ROLE),
+    })
+    await api.patchUser(holder.user_id, { app_metadata: metadata, password, connection })
+    await api.assignRole(holder.user_id, PF_USER_ROLE)
+    return { id: holder.user_id, username: holder.email ?? email, created: false, adopted: true }
+  }
+
+  const holderOfEmail = async () =>
+    (await api.usersByEmail(email)).find((candidate) => inConnection(candidate, connection))
+
+  const holder = await holderOfEmail()
+  if (holder && linkOf(holder) === user.userId) return useOwn(holder)
+  for (const hint of await api.searchUsers(exactTerm('app_metadata.pfUserId', user.userId))) {
+    const confirmed = await api.getUser(hint.user_id)
+    if (confirmed && linkOf(confirmed) === user.userId && inConnection(confirmed, connection))
+      return useOwn(confirmed)
+  }
+  if (holder) return adopt(holder)
   try {
     const created = await api.createUser({
       connection,
@@ -55,16 +98,8 @@ export async function syncTenantUser(
     return { id: created.user_id, username: created.email ?? email, created: true, adopted: false }
   } catch (error) {
     if (!(error instanceof IdpConflictError)) throw error
-    const [holder] = await api.searchUsers(
-      `${exactTerm('app_metadata.pfUserId', user.userId)} OR ${exactTerm('email', email)}`,
-    )
-    if (!holder) throw error
-    const ours = holder.app_metadata?.pfUserId === user.userId
-    await api.patchUser(
-      holder.user_id,
-      ours ? { app_metadata: metadata } : { app_metadata: metadata, password, connection },
-    )
-    if (!ours) await api.assignRole(holder.user_id, PF_USER_ROLE)
-    return { id: holder.user_id, username: holder.email ?? email, created: false, adopted: !ours }
+    const winner = await holderOfEmail()
+    if (!winner) throw error
+    return linkOf(winner) === user.userId ? useOwn(winner) : adopt(winner)
   }
 }

@@ -1,9 +1,13 @@
+import type { AccountAdoption } from '../account-adoption'
+import type { RetryOptions } from '../lib/http-client'
+
 /** A user as the Management API v2 returns it (the fields this client reads). */
 export interface Auth0User {
   user_id: string
   email?: string
   email_verified?: boolean
   app_metadata?: Record<string, unknown>
+  identities?: { connection: string; provider?: string; user_id?: string; isSocial?: boolean }[]
 }
 
 export interface TenantClientOptions {
@@ -13,13 +17,15 @@ export interface TenantClientOptions {
   baseUrl?: string
   clientId: string
   clientSecret: string
-  /** The database connection's exact name. */
+  /** The database connection's exact name: users are created, found and signed in there only. */
   connection?: string
   /** A custom API audience for the password grant (needed for JWT access tokens with custom claims). */
   audience?: string
+  /** What a 409 on create may do with the existing holder of the email. Default `unlinked`. */
+  adoption?: AccountAdoption
   timeoutMs?: number
-  /** Bounded retries of 429 answers, with exponential backoff and jitter. */
-  rateLimit?: { maxRetries?: number; baseDelayMs?: number; maxDelayMs?: number }
+  /** Retries of 408, 429 and 5xx (the vendor SDK's defaults: 2 retries). */
+  retry?: RetryOptions
   /** For tests: how to wait. */
   sleep?: (ms: number) => Promise<void>
 }

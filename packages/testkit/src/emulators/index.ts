@@ -1,10 +1,17 @@
 export { startKeycloakEmulator } from './start-keycloak-emulator'
 export type {
+  EmulatedKeycloakClient,
   EmulatedKeycloakUser,
   KeycloakEmulator,
   KeycloakEmulatorOptions,
+  UserProfileMode,
 } from './start-keycloak-emulator'
 export { startAuth0Emulator } from './start-auth0-emulator'
-export type { Auth0Emulator, Auth0EmulatorOptions, EmulatedAuth0User } from './start-auth0-emulator'
+export type {
+  Auth0ConnectionSpec,
+  Auth0Emulator,
+  Auth0EmulatorOptions,
+  EmulatedAuth0User,
+} from './start-auth0-emulator'
 export type { EmulatorControls, Fault, RecordedCall } from './emulator-controls'
 export { SigningKey } from './signing-key'

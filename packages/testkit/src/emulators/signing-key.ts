@@ -13,12 +13,12 @@ export class SigningKey {
     this.publicKey = publicKey
   }
 
-  /** A signed JWT; `expiresInSec` sets `exp`. */
-  sign(payload: Record<string, unknown>, expiresInSec: number): string {
+  /** A signed JWT; `expiresInSec` sets `exp` (`null`: a token without `exp`). */
+  sign(payload: Record<string, unknown>, expiresInSec: number | null): string {
     return jwt.sign(payload, this.privateKey, {
       algorithm: 'RS256',
       keyid: this.kid,
-      expiresIn: expiresInSec,
+      ...(expiresInSec === null ? {} : { expiresIn: expiresInSec }),
     })
   }
 

@@ -19,15 +19,33 @@ export interface EmulatedAuth0User {
   created_at: string
 }
 
+/** A connection of the tenant: a database connection (passwords) unless `database: false` (social, enterprise). */
+export interface Auth0ConnectionSpec {
+  name: string
+  database?: boolean
+}
+
+/** What the user search sees of a user: a copy that becomes visible `searchLagMs` after each write. */
+interface SearchVersion {
+  visibleAt: number
+  user: Pick<EmulatedAuth0User, 'user_id' | 'email' | 'connection' | 'app_metadata'>
+}
+
 export interface Auth0EmulatorOptions {
   domain?: string
   clients?: { clientId: string; clientSecret: string; grantTypes?: string[] }[]
-  connections?: string[]
+  /** Names of database connections, or specs (`{ name, database: false }` for a social connection). */
+  connections?: (string | Auth0ConnectionSpec)[]
   /** The tenant's default directory for the password grant; `null` reproduces the "not configured" error. */
   defaultConnection?: string | null
   roles?: { id: string; name: string }[]
   /** The namespace the post-login Action writes custom claims under (must end with `/`). */
   namespace?: string
+  /**
+   * How long after a write the user search (`GET /users?q=`) sees it: the search index is eventually
+   * consistent (Auth0's user-search best practices). `users-by-email` and `GET /users/{id}` are immediate.
+   */
+  searchLagMs?: number
   latencyMs?: number
   /** Default: a free port. */
   port?: number
@@ -42,6 +60,7 @@ export interface Auth0Emulator extends EmulatorControls {
   namespace: string
   users: Map<string, EmulatedAuth0User>
   seedUser(user: Partial<EmulatedAuth0User> & { email: string; password: string }): EmulatedAuth0User
+  setSearchLag(ms: number): void
   /** Management tokens issued so far. */
   managementTokensIssued(): number
   /** The next `times` requests (matching `match`) get the Management API's 429 with its rate-limit headers. */
@@ -72,10 +91,11 @@ const strongEnough = (password: string) =>
 export async function startAuth0Emulator({
   domain = 'pf-test.eu.auth0.com',
   clients = [{ clientId: 'pf-exchange', clientSecret: 'pf-exchange-secret' }],
-  connections = ['Username-Password-Authentication'],
-  defaultConnection = connections[0] ?? null,
+  connections: connectionInput = ['Username-Password-Authentication'],
+  defaultConnection,
   roles = [{ id: 'rol_pfUser0000001', name: 'pf-user' }],
   namespace = 'https://pf.example.com/',
+  searchLagMs = 1000,
   latencyMs = 0,
   port = 0,
 }: Auth0EmulatorOptions = {}): Promise<Auth0Emulator> {
@@ -83,20 +103,48 @@ export async function startAuth0Emulator({
   const issuer = `https://${domain}/`
   const managementAudience = `https://${domain}/api/v2/`
   const users = new Map<string, EmulatedAuth0User>()
-  const refreshTokens = new Map<string, string>()
+  const refreshTokens = new Map<string, { userId: string; scope: string; audience?: string }>()
+  const searchVersions = new Map<string, SearchVersion[]>()
+  const connections = connectionInput.map((c) => (typeof c === 'string' ? { name: c } : c))
+  const connectionNames = connections.map((c) => c.name)
+  const isDatabase = (name: string) => connections.find((c) => c.name === name)?.database !== false
+  const defaultDirectory =
+    defaultConnection === undefined ? (connections[0]?.name ?? null) : defaultConnection
+  let lag = searchLagMs
   let managementTokens = 0
+
+  /** Records what the search will see of the user once the lag has passed. */
+  function indexForSearch(user: EmulatedAuth0User, delayMs = lag) {
+    const versions = searchVersions.get(user.user_id) ?? []
+    const now = Date.now()
+    // Keep the newest version already visible, and the pending ones.
+    const visible = versions.filter((v) => v.visibleAt <= now).at(-1)
+    const pending = versions.filter((v) => v.visibleAt > now)
+    const snapshot = { ...user, app_metadata: structuredClone(user.app_metadata) }
+    searchVersions.set(user.user_id, [
+      ...(visible ? [visible] : []),
+      ...pending,
+      { visibleAt: now + delayMs, user: snapshot },
+    ])
+  }
+  const searchable = (userId: string) =>
+    searchVersions
+      .get(userId)
+      ?.filter((v) => v.visibleAt <= Date.now())
+      .at(-1)?.user
 
   const app = express()
   app.use(express.urlencoded({ extended: false }), express.json())
   const controls = installControls(app, { latencyMs })
 
-  function seedUser(
+  function addUser(
     input: Partial<EmulatedAuth0User> & { email: string; password: string },
+    searchDelayMs: number,
   ): EmulatedAuth0User {
     const user: EmulatedAuth0User = {
       user_id: `auth0|${randomBytes(12).toString('hex')}`,
       email_verified: false,
-      connection: connections[0] ?? 'Username-Password-Authentication',
+      connection: connectionNames[0] ?? 'Username-Password-Authentication',
       app_metadata: {},
       roles: new Set(),
       created_at: new Date().toISOString(),
@@ -104,6 +152,7 @@ export async function startAuth0Emulator({
       email: input.email.toLowerCase(),
     }
     users.set(user.user_id, user)
+    indexForSearch(user, searchDelayMs)
     return user
   }
   const view = (user: EmulatedAuth0User) => ({
@@ -124,6 +173,64 @@ export async function startAuth0Emulator({
   })
   const roleNames = (user: EmulatedAuth0User) => roles.filter((r) => user.roles.has(r.id)).map((r) => r.name)
 
+  /** The tokens of a signed-in user, as the password, password-realm and refresh-token grants answer. */
+  function userTokens(
+    user: EmulatedAuth0User,
+    clientId: string,
+    scopes: string[],
+    audience?: string,
+    refresh = true,
+  ) {
+    const customClaims = {
+      [`${namespace}roles`]: roleNames(user),
+      [`${namespace}orgId`]: user.app_metadata.orgId,
+      [`${namespace}pfUserId`]: user.app_metadata.pfUserId,
+      [`${namespace}pfApplicationId`]: user.app_metadata.pfApplicationId,
+    }
+    // Without an audience the tenant issues an opaque token for /userinfo: custom claims need a JWT.
+    const accessToken = audience
+      ? key.sign(
+          {
+            iss: issuer,
+            sub: user.user_id,
+            aud: [audience, `${issuer}userinfo`],
+            azp: clientId,
+            scope: scopes.join(' '),
+            email: user.email,
+            ...customClaims,
+          },
+          86400,
+        )
+      : randomBytes(24).toString('base64url')
+    let refreshToken: string | undefined
+    if (refresh && scopes.includes('offline_access')) {
+      refreshToken = randomBytes(24).toString('base64url')
+      refreshTokens.set(refreshToken, { userId: user.user_id, scope: scopes.join(' '), audience })
+    }
+    return {
+      access_token: accessToken,
+      ...(scopes.includes('openid')
+        ? {
+            id_token: key.sign(
+              {
+                iss: issuer,
+                aud: clientId,
+                sub: user.user_id,
+                email: user.email,
+                nickname: user.email.split('@')[0],
+              },
+              36000,
+            ),
+          }
+        : {}),
+      ...(refreshToken ? { refresh_token: refreshToken } : {}),
+      scope: scopes.join(' '),
+      expires_in: 86400,
+      token_type: 'Bearer',
+    }
+  }
+
+  const PASSWORD_REALM = 'http://auth0.com/oauth/grant-type/password-realm'
   app.post('/oauth/token', (req: Request, res: Response) => {
     const body = req.body as Record<string, string | undefined>
     const { clientId, clientSecret } = clientCredentials(req)
@@ -136,7 +243,9 @@ export async function startAuth0Emulator({
       'password',
       'refresh_token',
     ]
-    if (!allowed.includes(body.grant_type ?? '')) {
+    // password-realm is the password grant with a named connection: the same grant type setting allows it.
+    const grant = body.grant_type === PASSWORD_REALM ? 'password' : (body.grant_type ?? '')
+    if (!allowed.includes(grant)) {
       return void res.status(403).json({
         error: 'unauthorized_client',
         error_description: `Grant type '${body.grant_type}' not allowed for the client.`,
@@ -162,70 +271,36 @@ export async function startAuth0Emulator({
       )
       return void res.json({ access_token: token, expires_in: 86400, token_type: 'Bearer', scope })
     }
-    if (body.grant_type !== 'password')
+    if (body.grant_type === 'refresh_token') {
+      const session = refreshTokens.get(body.refresh_token ?? '')
+      const user = session && users.get(session.userId)
+      if (!session || !user)
+        return void res
+          .status(403)
+          .json({ error: 'invalid_grant', error_description: 'Unknown or invalid refresh token.' })
+      return void res.json(
+        userTokens(user, client.clientId, session.scope.split(' '), session.audience, false),
+      )
+    }
+    if (body.grant_type !== 'password' && body.grant_type !== PASSWORD_REALM)
       return void res
         .status(403)
         .json({ error: 'unsupported_grant_type', error_description: 'Unsupported grant type' })
-    if (!defaultConnection)
+    // `password` signs in against the tenant's default directory; `password-realm` against `realm`.
+    const connection = body.grant_type === PASSWORD_REALM ? body.realm : defaultDirectory
+    if (!connection)
       return void res.status(500).json({
         error: 'server_error',
         error_description: 'Authorization server not configured with default connection.',
       })
     const user = [...users.values()].find(
-      (u) => u.email === (body.username ?? '').toLowerCase() && u.connection === defaultConnection,
+      (u) => u.email === (body.username ?? '').toLowerCase() && u.connection === connection,
     )
-    if (!user || user.password !== body.password)
+    if (!user || !isDatabase(connection) || user.password !== body.password)
       return void res
         .status(403)
         .json({ error: 'invalid_grant', error_description: 'Wrong email or password.' })
-    const scopes = (body.scope ?? '').split(' ').filter(Boolean)
-    const customClaims = {
-      [`${namespace}roles`]: roleNames(user),
-      [`${namespace}orgId`]: user.app_metadata.orgId,
-      [`${namespace}pfUserId`]: user.app_metadata.pfUserId,
-      [`${namespace}pfApplicationId`]: user.app_metadata.pfApplicationId,
-    }
-    // Without an audience the tenant issues an opaque token for /userinfo: custom claims need a JWT.
-    const accessToken = body.audience
-      ? key.sign(
-          {
-            iss: issuer,
-            sub: user.user_id,
-            aud: [body.audience, `${issuer}userinfo`],
-            azp: client.clientId,
-            scope: scopes.join(' '),
-            email: user.email,
-            ...customClaims,
-          },
-          86400,
-        )
-      : randomBytes(24).toString('base64url')
-    let refreshToken: string | undefined
-    if (scopes.includes('offline_access')) {
-      refreshToken = randomBytes(24).toString('base64url')
-      refreshTokens.set(refreshToken, user.user_id)
-    }
-    res.json({
-      access_token: accessToken,
-      ...(scopes.includes('openid')
-        ? {
-            id_token: key.sign(
-              {
-                iss: issuer,
-                aud: client.clientId,
-                sub: user.user_id,
-                email: user.email,
-                nickname: user.email.split('@')[0],
-              },
-              36000,
-            ),
-          }
-        : {}),
-      ...(refreshToken ? { refresh_token: refreshToken } : {}),
-      scope: scopes.join(' '),
-      expires_in: 86400,
-      token_type: 'Bearer',
-    })
+    res.json(userTokens(user, client.clientId, (body.scope ?? '').split(' ').filter(Boolean), body.audience))
   })
 
   app.post('/oauth/revoke', (req: Request, res: Response) => {
@@ -248,52 +323,78 @@ export async function startAuth0Emulator({
     next()
   })
 
-  const matches = (user: EmulatedAuth0User, { field, value }: Term) => {
+  type Searchable = SearchVersion['user']
+  const matches = (user: Searchable, { field, value }: Term) => {
     if (field === 'email') return user.email === value.toLowerCase()
     if (field === 'user_id') return user.user_id === value
+    if (field === 'identities.connection') return user.connection === value
     if (field.startsWith('app_metadata.'))
       return String(user.app_metadata[field.slice('app_metadata.'.length)] ?? '\u0000') === value
     return false
   }
+  const badQuery = (res: Response, message: string) =>
+    problem(res, 400, 'Bad Request', `Query validation error: ${message}`, 'invalid_query_string')
+  // Search engine v3 over the eventually consistent index; `page`/`per_page` (50 by default, 100 at most),
+  // `include_totals`, and never beyond the first 1000 results.
   app.get('/api/v2/users', (req, res) => {
     const {
       q = '',
       search_engine: engine,
       include_totals: totals,
     } = req.query as Record<string, string | undefined>
-    if (engine !== 'v3' && q.includes('app_metadata')) {
-      return problem(
+    if (engine !== 'v3' && q.includes('app_metadata'))
+      return badQuery(
         res,
-        400,
-        'Bad Request',
-        'Query validation error: app_metadata fields are not searchable with the legacy search engine; use search_engine=v3.',
-        'invalid_query_string',
+        'app_metadata fields are not searchable with the legacy search engine; use search_engine=v3.',
       )
-    }
+    const page = Number(req.query.page ?? 0)
+    const perPage = Number(req.query.per_page ?? 50)
+    if (!Number.isInteger(page) || page < 0 || !Number.isInteger(perPage) || perPage < 0 || perPage > 100)
+      return badQuery(res, "'Invalid paging' on property page / per_page.")
+    if ((page + 1) * perPage > 1000) return badQuery(res, 'You can only page through the first 1000 records.')
     const clauses = q ? parseUserQuery(q) : [[]]
-    if (!clauses)
-      return problem(
-        res,
-        400,
-        'Bad Request',
-        `Query validation error: 'Invalid query' on property q (${q}).`,
-        'invalid_query_string',
-      )
-    const found = [...users.values()]
+    if (!clauses) return badQuery(res, `'Invalid query' on property q (${q}).`)
+    const found = [...users.keys()]
+      .map(searchable)
+      .filter((user): user is Searchable => user !== undefined)
       .filter((user) => clauses.some((clause) => clause.every((term) => matches(user, term))))
       .slice(0, 1000)
+    const onPage = found
+      .slice(page * perPage, (page + 1) * perPage)
+      .map((found) => users.get(found.user_id))
+      .filter((user): user is EmulatedAuth0User => user !== undefined)
       .map(view)
     res.json(
       totals === 'true'
-        ? { start: 0, limit: 50, length: found.length, users: found, total: found.length }
-        : found,
+        ? { start: page * perPage, limit: perPage, length: onPage.length, users: onPage, total: found.length }
+        : onPage,
     )
+  })
+  // Immediately consistent, every connection (the caller filters on identities[].connection).
+  app.get('/api/v2/users-by-email', (req, res) => {
+    const email = req.query.email
+    if (typeof email !== 'string' || !email)
+      return problem(
+        res,
+        400,
+        'Bad Request',
+        'Query validation error: Missing required property: email.',
+        'invalid_query_string',
+      )
+    res.json([...users.values()].filter((u) => u.email === email.toLowerCase()).map(view))
   })
   app.post('/api/v2/users', (req, res) => {
     const body = req.body as Record<string, unknown>
-    if (typeof body.connection !== 'string' || !connections.includes(body.connection)) {
+    if (typeof body.connection !== 'string' || !connectionNames.includes(body.connection))
       return problem(res, 400, 'Bad Request', 'The connection does not exist.', 'inexistent_connection')
-    }
+    if (!isDatabase(body.connection))
+      return problem(
+        res,
+        400,
+        'Bad Request',
+        'Users can only be created in database or passwordless connections.',
+        'operation_not_supported',
+      )
     if (typeof body.email !== 'string')
       return problem(
         res,
@@ -305,16 +406,19 @@ export async function startAuth0Emulator({
     if (typeof body.password !== 'string' || !strongEnough(body.password))
       return problem(res, 400, 'Bad Request', 'PasswordStrengthError: Password is too weak')
     const email = body.email.toLowerCase()
-    if ([...users.values()].some((u) => u.email === email && u.connection === body.connection)) {
+    // An email is unique per connection, not per tenant.
+    if ([...users.values()].some((u) => u.email === email && u.connection === body.connection))
       return problem(res, 409, 'Conflict', 'The user already exists.', 'auth0_idp_error')
-    }
-    const user = seedUser({
-      email,
-      password: body.password,
-      connection: body.connection,
-      email_verified: body.email_verified === true,
-      app_metadata: (body.app_metadata as Record<string, unknown>) ?? {},
-    })
+    const user = addUser(
+      {
+        email,
+        password: body.password,
+        connection: body.connection,
+        email_verified: body.email_verified === true,
+        app_metadata: (body.app_metadata as Record<string, unknown>) ?? {},
+      },
+      lag,
+    )
     res.status(201).json(view(user))
   })
   app.get('/api/v2/users/:id', (req, res) => {
@@ -327,6 +431,23 @@ export async function startAuth0Emulator({
     if (!user) return problem(res, 404, 'Not Found', 'The user does not exist.', 'inexistent_user')
     const body = req.body as Record<string, unknown>
     if (body.password !== undefined) {
+      // A password lives in a database connection, and the update has to name it.
+      if (typeof body.connection !== 'string')
+        return problem(
+          res,
+          400,
+          'Bad Request',
+          'Payload validation error: connection is required when updating password.',
+          'invalid_body',
+        )
+      if (body.connection !== user.connection || !isDatabase(user.connection))
+        return problem(
+          res,
+          400,
+          'Bad Request',
+          'Cannot update password for non-database connections.',
+          'operation_not_supported',
+        )
       if (typeof body.password !== 'string' || !strongEnough(body.password))
         return problem(res, 400, 'Bad Request', 'PasswordStrengthError: Password is too weak')
       user.password = body.password
@@ -339,6 +460,7 @@ export async function startAuth0Emulator({
       }
     }
     if (typeof body.email === 'string') user.email = body.email.toLowerCase()
+    indexForSearch(user)
     res.json(view(user))
   })
   app.get('/api/v2/roles', (req, res) => {
@@ -350,7 +472,7 @@ export async function startAuth0Emulator({
   app.get('/api/v2/users/:id/roles', (req, res) => {
     const user = users.get(req.params.id)
     if (!user) return problem(res, 404, 'Not Found', 'The user does not exist.', 'inexistent_user')
-    res.json(roles.filter((r) => user.roles.has(r.id)))
+    res.json(roles.filter((r) => user.roles.has(r.id)).map((r) => ({ ...r, description: r.name })))
   })
   app.post('/api/v2/users/:id/roles', (req, res) => {
     const user = users.get(req.params.id)
@@ -372,7 +494,9 @@ export async function startAuth0Emulator({
     issuer,
     namespace,
     users,
-    seedUser,
+    // A seeded user existed before the test: the search sees it at once.
+    seedUser: (input) => addUser(input, 0),
+    setSearchLag: (ms) => void (lag = ms),
     managementTokensIssued: () => managementTokens,
     rateLimit: (times, match) =>
       controls.injectFault({

@@ -5,19 +5,23 @@ import type { AddressInfo } from 'node:net'
 import express, { type Request, type Response } from 'express'
 import { clientCredentials } from './client-auth'
 import { installControls, type EmulatorControls } from './emulator-controls'
+import { createKeycloakAdminRouter } from './keycloak-admin-router'
+import { createKeycloakRealmState, type EmulatedKeycloakUser } from './keycloak-realm-state'
+import { missingAtLogin, type UserProfileMode } from './keycloak-user-profile'
 import { SigningKey } from './signing-key'
 
-export interface EmulatedKeycloakUser {
-  id: string
-  username: string
-  email?: string
-  enabled: boolean
-  emailVerified: boolean
-  attributes: Record<string, string[]>
-  requiredActions: string[]
-  password?: string
-  realmRoles: Set<string>
-  createdTimestamp: number
+export type { EmulatedKeycloakUser } from './keycloak-realm-state'
+export type { UserProfileMode } from './keycloak-user-profile'
+
+export interface EmulatedKeycloakClient {
+  clientId: string
+  secret: string
+  directAccessGrants?: boolean
+  /**
+   * Its service account's `realm-management` roles (e.g. `manage-users`, `view-users`, `query-users`,
+   * `view-realm`); unset: service accounts are off for the client and `client_credentials` is refused.
+   */
+  serviceAccountRoles?: string[]
 }
 
 export interface KeycloakEmulatorOptions {
@@ -25,8 +29,10 @@ export interface KeycloakEmulatorOptions {
   realm?: string
   adminUser?: string
   adminPassword?: string
-  clients?: { clientId: string; secret: string; directAccessGrants?: boolean }[]
+  clients?: EmulatedKeycloakClient[]
   roles?: string[]
+  /** The realm's user profile (default: Keycloak's stock profile, names required at login). */
+  userProfile?: UserProfileMode
   /**
    * The realm's unmanaged-attribute policy. Off (the default of a fresh realm since 24): custom attributes such
    * as pfUserId are dropped silently on create and update.
@@ -46,7 +52,10 @@ export interface KeycloakEmulator extends EmulatorControls {
   version: 24 | 25 | 26
   issuer: string
   users: Map<string, EmulatedKeycloakUser>
-  /** Adds a user directly (another system's user, for instance). */
+  /**
+   * Adds a user directly (another system's user, for instance): no profile checks, the realm's default
+   * roles unless `realmRoles` is given.
+   */
   seedUser(user: Partial<EmulatedKeycloakUser> & { username: string }): EmulatedKeycloakUser
   setUnmanagedAttributes(enabled: boolean): void
   /** Number of admin tokens issued so far. */
@@ -54,12 +63,11 @@ export interface KeycloakEmulator extends EmulatorControls {
   stop(): Promise<void>
 }
 
-const MANAGED = new Set(['username', 'email', 'firstName', 'lastName'])
-
 /**
- * An HTTP emulator of Keycloak 24/25/26 for one realm: the master admin-cli token, the realm's password grant,
- * logout, JWKS and discovery, and the admin endpoints the identity exchange uses, with the status codes and
- * bodies of the real server (see shared/spec/idp-facts.md).
+ * An HTTP emulator of Keycloak 24/25/26 for one realm: the master admin-cli token, the realm's password,
+ * refresh-token and client-credentials (service account) grants, logout, JWKS and discovery, and the admin
+ * endpoints the identity exchange uses, with the status codes and bodies of the real server (see
+ * shared/spec/idp-facts.md and `createKeycloakAdminRouter`).
  *
  * @example
  * const keycloak = await startKeycloakEmulator({ version: 24, clients: [{ clientId: 'app', secret: 's' }] })
@@ -71,6 +79,7 @@ export async function startKeycloakEmulator({
   adminPassword = 'admin',
   clients = [{ clientId: 'pf-exchange', secret: 'pf-exchange-secret' }],
   roles = ['pf-user', 'org-admin'],
+  userProfile = 'default',
   unmanagedAttributes = false,
   requiredActionsQuirk = version === 24,
   adminTokenLifetimeSec = 60,
@@ -78,64 +87,39 @@ export async function startKeycloakEmulator({
   port = 0,
 }: KeycloakEmulatorOptions = {}): Promise<KeycloakEmulator> {
   const key = new SigningKey()
-  const users = new Map<string, EmulatedKeycloakUser>()
-  const roleIds = new Map(roles.map((name) => [name, randomUUID()]))
   const sessions = new Map<string, { userId: string; sid: string; clientId: string }>()
-  const newSid = (): string => randomUUID()
   let keepUnmanaged = unmanagedAttributes
   let adminTokens = 0
   let url = ''
+  const state = createKeycloakRealmState({
+    realm,
+    roles,
+    requiredActionsQuirk,
+    unmanagedAttributes: () => keepUnmanaged,
+    url: () => url,
+  })
+  const { users } = state
 
   const app = express()
   app.use(express.urlencoded({ extended: false }), express.json())
   const controls = installControls(app, { latencyMs })
   const issuerOf = (name: string) => `${url}/realms/${name}`
-
-  const keepAttributes = (attributes: unknown): Record<string, string[]> => {
-    if (!keepUnmanaged || typeof attributes !== 'object' || attributes === null) return {}
-    return Object.fromEntries(
-      Object.entries(attributes as Record<string, unknown>)
-        .filter(([name]) => !MANAGED.has(name))
-        .map(([name, values]) => [name, (Array.isArray(values) ? values : [values]).map(String)]),
-    )
-  }
-  const representation = (user: EmulatedKeycloakUser) => ({
-    id: user.id,
-    username: user.username,
-    email: user.email,
-    emailVerified: user.emailVerified,
-    enabled: user.enabled,
-    createdTimestamp: user.createdTimestamp,
-    requiredActions: user.requiredActions,
-    ...(Object.keys(user.attributes).length > 0 ? { attributes: user.attributes } : {}),
-  })
-  const byUsername = (username: string) =>
-    [...users.values()].find((u) => u.username === username.toLowerCase())
-  const byEmail = (email: string) =>
-    [...users.values()].find((u) => u.email?.toLowerCase() === email.toLowerCase())
   const oauthError = (res: Response, status: number, error: string, description: string) =>
     void res.status(status).json({ error, error_description: description })
 
-  function seedUser(input: Partial<EmulatedKeycloakUser> & { username: string }): EmulatedKeycloakUser {
-    const user: EmulatedKeycloakUser = {
-      id: randomUUID(),
-      enabled: true,
-      emailVerified: false,
-      attributes: {},
-      requiredActions: [],
-      realmRoles: new Set(),
-      createdTimestamp: Date.now(),
-      ...input,
-      username: input.username.toLowerCase(),
-    }
-    users.set(user.id, user)
-    return user
-  }
-
-  function userTokens(user: EmulatedKeycloakUser, clientId: string, scope: string, sid: string = newSid()) {
+  function userTokens(
+    user: EmulatedKeycloakUser,
+    clientId: string,
+    scope: string,
+    sid: string = randomUUID(),
+  ) {
     const refreshToken = randomBytes(24).toString('base64url')
     sessions.set(refreshToken, { userId: user.id, sid, clientId })
     const first = (name: string) => user.attributes[name]?.[0]
+    // default-roles-<realm> is a composite of offline_access and uma_authorization; tokens carry all three.
+    const defaults = user.realmRoles.has(`default-roles-${realm}`)
+      ? ['offline_access', 'uma_authorization']
+      : []
     const claims = {
       iss: issuerOf(realm),
       sub: user.id,
@@ -144,7 +128,9 @@ export async function startKeycloakEmulator({
       preferred_username: user.username,
       email: user.email,
       email_verified: user.emailVerified,
-      realm_access: { roles: [...user.realmRoles, `default-roles-${realm}`] },
+      ...(user.firstName ? { given_name: user.firstName } : {}),
+      ...(user.lastName ? { family_name: user.lastName } : {}),
+      realm_access: { roles: [...user.realmRoles, ...defaults] },
       scope: 'openid email profile',
       // Mapped user attributes (oidc-usermodel-attribute-mapper): absent when the attribute is.
       ...(first('pfUserId') ? { pfUserId: first('pfUserId') } : {}),
@@ -180,34 +166,61 @@ export async function startKeycloakEmulator({
     }
   }
 
+  function masterToken(req: Request, res: Response) {
+    const body = req.body as Record<string, string | undefined>
+    const { clientId } = clientCredentials(req)
+    if (clientId !== 'admin-cli' || body.grant_type !== 'password')
+      return oauthError(res, 400, 'unauthorized_client', 'Invalid client')
+    if (body.username !== adminUser || body.password !== adminPassword)
+      return oauthError(res, 401, 'invalid_grant', 'Invalid user credentials')
+    adminTokens += 1
+    const token = key.sign(
+      { iss: issuerOf('master'), sub: 'admin', azp: 'admin-cli', typ: 'Bearer' },
+      adminTokenLifetimeSec,
+    )
+    res.json({
+      access_token: token,
+      expires_in: adminTokenLifetimeSec,
+      refresh_expires_in: 1800,
+      refresh_token: randomBytes(16).toString('hex'),
+      token_type: 'Bearer',
+      'not-before-policy': 0,
+      session_state: randomUUID(),
+      scope: 'profile email',
+    })
+  }
+
   app.post('/realms/:realm/protocol/openid-connect/token', (req: Request, res: Response) => {
+    if (req.params.realm === 'master') return masterToken(req, res)
     const body = req.body as Record<string, string | undefined>
     const { clientId, clientSecret } = clientCredentials(req)
-    if (req.params.realm === 'master') {
-      if (clientId !== 'admin-cli' || body.grant_type !== 'password')
-        return oauthError(res, 400, 'unauthorized_client', 'Invalid client')
-      if (body.username !== adminUser || body.password !== adminPassword)
-        return oauthError(res, 401, 'invalid_grant', 'Invalid user credentials')
-      adminTokens += 1
-      const token = key.sign(
-        { iss: issuerOf('master'), sub: 'admin', azp: 'admin-cli', typ: 'Bearer' },
-        adminTokenLifetimeSec,
-      )
-      return void res.json({
-        access_token: token,
-        expires_in: adminTokenLifetimeSec,
-        refresh_expires_in: 1800,
-        refresh_token: randomBytes(16).toString('hex'),
-        token_type: 'Bearer',
-        'not-before-policy': 0,
-        session_state: randomUUID(),
-        scope: 'profile email',
-      })
-    }
     if (req.params.realm !== realm) return void res.status(404).json({ error: 'Realm does not exist' })
     const client = clients.find((c) => c.clientId === clientId)
     if (!client || client.secret !== clientSecret)
       return oauthError(res, 401, 'unauthorized_client', 'Invalid client or Invalid client credentials')
+    if (body.grant_type === 'client_credentials') {
+      if (!client.serviceAccountRoles)
+        return oauthError(res, 401, 'unauthorized_client', 'Client not enabled to retrieve service account')
+      adminTokens += 1
+      const token = key.sign(
+        {
+          iss: issuerOf(realm),
+          sub: `service-account-${client.clientId}`,
+          azp: client.clientId,
+          typ: 'Bearer',
+          resource_access: { 'realm-management': { roles: client.serviceAccountRoles } },
+        },
+        300,
+      )
+      return void res.json({
+        access_token: token,
+        expires_in: 300,
+        refresh_expires_in: 0,
+        token_type: 'Bearer',
+        'not-before-policy': 0,
+        scope: 'profile email',
+      })
+    }
     if (body.grant_type === 'refresh_token') {
       const session = sessions.get(body.refresh_token ?? '')
       const user = session && users.get(session.userId)
@@ -219,12 +232,14 @@ export async function startKeycloakEmulator({
       return oauthError(res, 400, 'unsupported_grant_type', 'Unsupported grant_type')
     if (client.directAccessGrants === false)
       return oauthError(res, 400, 'unauthorized_client', 'Client not allowed for direct access grants')
-    const user = byUsername(body.username ?? '')
-    if (!user) return oauthError(res, 400, 'invalid_grant', 'Invalid user credentials')
-    if (user.password !== body.password)
-      return oauthError(res, 401, 'invalid_grant', 'Invalid user credentials')
+    // The direct-grant flow: ValidateUsername (unknown: 401; disabled: 400), ValidatePassword (401), then
+    // required actions, Verify Profile among them (400 "Account is not fully set up").
+    const user = state.byUsername(body.username ?? '')
+    if (!user) return oauthError(res, 401, 'invalid_grant', 'Invalid user credentials')
     if (!user.enabled) return oauthError(res, 400, 'invalid_grant', 'Account disabled')
-    if (user.requiredActions.length > 0)
+    if (user.password === undefined || user.password !== body.password)
+      return oauthError(res, 401, 'invalid_grant', 'Invalid user credentials')
+    if (user.requiredActions.length > 0 || missingAtLogin(userProfile, user).length > 0)
       return oauthError(res, 400, 'invalid_grant', 'Account is not fully set up')
     res.json(userTokens(user, client.clientId, body.scope ?? ''))
   })
@@ -252,130 +267,39 @@ export async function startKeycloakEmulator({
     })
   })
 
-  // Admin API: a valid master-realm admin token is required.
+  // Admin API: a master-realm admin token (any realm), or a realm service account's token (its own realm
+  // only) with the realm-management role the call needs.
   app.use('/admin', (req, res, next) => {
     const token = /^Bearer\s+(.+)$/i.exec(req.get('authorization') ?? '')?.[1]
     const claims = token ? key.verify(token) : null
-    if (!claims || claims.iss !== issuerOf('master'))
-      return void res.status(401).json({ error: 'HTTP 401 Unauthorized' })
+    if (!claims) return void res.status(401).json({ error: 'HTTP 401 Unauthorized' })
+    if (claims.iss === issuerOf('master')) return next()
+    if (claims.iss !== issuerOf(realm) || !req.path.startsWith(`/realms/${realm}/`))
+      return void res.status(403).json({ error: 'HTTP 403 Forbidden' })
+    const granted =
+      (claims.resource_access as Record<string, { roles?: string[] }> | undefined)?.['realm-management']
+        ?.roles ?? []
+    const needed = req.path.includes('/roles/')
+      ? ['view-realm', 'manage-realm']
+      : req.method === 'GET'
+        ? ['view-users', 'manage-users', 'query-users']
+        : ['manage-users']
+    if (!needed.some((role) => granted.includes(role)))
+      return void res.status(403).json({ error: 'HTTP 403 Forbidden' })
     next()
   })
-  app.get(
-    '/admin/serverinfo',
-    (_req, res) =>
-      void res.json({ systemInfo: { version: `${version}.0.5`, serverTime: new Date().toISOString() } }),
-  )
-
-  const admin = express.Router({ mergeParams: true })
+  // (unconfirmed) Only the master realm's admins read the server's version; others are refused.
+  app.get('/admin/serverinfo', (req, res) => {
+    const claims = key.verify(/^Bearer\s+(.+)$/i.exec(req.get('authorization') ?? '')?.[1] ?? '')
+    if (claims?.iss !== issuerOf('master')) return void res.status(403).json({ error: 'HTTP 403 Forbidden' })
+    res.json({ systemInfo: { version: `${version}.0.5`, serverTime: new Date().toISOString() } })
+  })
   app.use(
     '/admin/realms/:realm',
     (req, res, next) =>
       req.params.realm === realm ? next() : void res.status(404).json({ error: 'Realm not found.' }),
-    admin,
+    createKeycloakAdminRouter(state),
   )
-
-  admin.get('/users', (req, res) => {
-    const { username, email, exact } = req.query as Record<string, string | undefined>
-    const same = (stored: string | undefined, wanted: string) =>
-      exact === 'true'
-        ? stored?.toLowerCase() === wanted.toLowerCase()
-        : Boolean(stored?.toLowerCase().includes(wanted.toLowerCase()))
-    const found = [...users.values()].filter(
-      (u) =>
-        (username === undefined || same(u.username, username)) &&
-        (email === undefined || same(u.email, email)),
-    )
-    res.json(found.slice(0, Number(req.query.max ?? 100)).map(representation))
-  })
-  admin.post('/users', (req, res) => {
-    const body = req.body as Record<string, unknown>
-    if (typeof body.username !== 'string' || !body.username)
-      return void res.status(400).json({ errorMessage: 'User name is missing' })
-    if (byUsername(body.username))
-      return void res.status(409).json({ errorMessage: 'User exists with same username' })
-    if (typeof body.email === 'string' && byEmail(body.email))
-      return void res.status(409).json({ errorMessage: 'User exists with same email' })
-    const credential = (Array.isArray(body.credentials) ? body.credentials : []).find(
-      (c: { type?: string }) => c.type === 'password',
-    ) as { value?: string; temporary?: boolean } | undefined
-    const requiredActions = Array.isArray(body.requiredActions) ? body.requiredActions.map(String) : []
-    if (credential?.temporary || (credential && requiredActionsQuirk)) requiredActions.push('UPDATE_PASSWORD')
-    const user = seedUser({
-      username: body.username,
-      email: typeof body.email === 'string' ? body.email : undefined,
-      enabled: body.enabled === true,
-      emailVerified: body.emailVerified === true,
-      attributes: keepAttributes(body.attributes),
-      requiredActions: [...new Set(requiredActions)],
-      password: credential?.value,
-    })
-    res.status(201).location(`${url}/admin/realms/${realm}/users/${user.id}`).end()
-  })
-  admin.get('/users/:id', (req, res) => {
-    const user = users.get(req.params.id ?? '')
-    if (!user) return void res.status(404).json({ error: 'User not found' })
-    res.json(representation(user))
-  })
-  admin.put('/users/:id', (req, res) => {
-    const user = users.get(req.params.id ?? '')
-    if (!user) return void res.status(404).json({ error: 'User not found' })
-    const body = req.body as Record<string, unknown>
-    if (
-      typeof body.email === 'string' &&
-      body.email.toLowerCase() !== user.email?.toLowerCase() &&
-      byEmail(body.email)
-    ) {
-      return void res.status(409).json({ errorMessage: 'User exists with same email' })
-    }
-    // A body with attributes replaces the whole set; without, stored attributes are left alone.
-    if (body.attributes !== undefined) user.attributes = keepAttributes(body.attributes)
-    if (typeof body.email === 'string') user.email = body.email
-    if (typeof body.enabled === 'boolean') user.enabled = body.enabled
-    if (typeof body.emailVerified === 'boolean') user.emailVerified = body.emailVerified
-    if (Array.isArray(body.requiredActions)) user.requiredActions = body.requiredActions.map(String)
-    res.status(204).end()
-  })
-  admin.put('/users/:id/reset-password', (req, res) => {
-    const user = users.get(req.params.id ?? '')
-    if (!user) return void res.status(404).json({ error: 'User not found' })
-    const body = req.body as { value?: string; temporary?: boolean }
-    user.password = body.value
-    if (body.temporary && !user.requiredActions.includes('UPDATE_PASSWORD'))
-      user.requiredActions.push('UPDATE_PASSWORD')
-    res.status(204).end()
-  })
-  admin.get('/roles/:name', (req, res) => {
-    const id = roleIds.get(req.params.name ?? '')
-    if (!id) return void res.status(404).json({ error: 'Could not find role' })
-    res.json({
-      id,
-      name: req.params.name,
-      description: '',
-      composite: false,
-      clientRole: false,
-      containerId: realm,
-      attributes: {},
-    })
-  })
-  const mapRoles = (add: boolean) => (req: Request, res: Response) => {
-    const user = users.get(String(req.params.id))
-    if (!user) return void res.status(404).json({ error: 'User not found' })
-    const wanted = Array.isArray(req.body) ? (req.body as { id?: string; name?: string }[]) : []
-    // The server looks each role up by name and requires the id to match.
-    if (wanted.some((role) => !role.name || roleIds.get(role.name) !== role.id))
-      return void res.status(404).json({ error: 'Role not found' })
-    for (const role of wanted)
-      if (add) user.realmRoles.add(role.name as string)
-      else user.realmRoles.delete(role.name as string)
-    res.status(204).end()
-  }
-  admin.post('/users/:id/role-mappings/realm', mapRoles(true))
-  admin.delete('/users/:id/role-mappings/realm', mapRoles(false))
-  admin.get('/users/:id/role-mappings/realm', (req, res) => {
-    const user = users.get(req.params.id ?? '')
-    if (!user) return void res.status(404).json({ error: 'User not found' })
-    res.json([...user.realmRoles].map((name) => ({ id: roleIds.get(name), name })))
-  })
 
   const server = app.listen(port, '127.0.0.1')
   await new Promise((resolve) => server.once('listening', resolve))
@@ -387,7 +311,7 @@ export async function startKeycloakEmulator({
     version,
     issuer: issuerOf(realm),
     users,
-    seedUser,
+    seedUser: (input) => state.addUser(input),
     setUnmanagedAttributes: (enabled) => void (keepUnmanaged = enabled),
     adminTokensIssued: () => adminTokens,
     stop: () =>

@@ -16,8 +16,15 @@ export interface MarketplaceIssuer {
   issuer: string
   /** Where its signing keys are published. */
   jwksUrl: string
-  /** A signed marketplace JWT (RS256, with `kid`), valid for `expiresInSec` (default 300). */
-  mint(claims: MarketplaceClaims, options?: { expiresInSec?: number }): string
+  /**
+   * A signed marketplace JWT (RS256, with `kid`, `iat`), valid for `expiresInSec` (default 300; `null`: no
+   * `exp`, a token that never expires, which the exchange must refuse).
+   */
+  mint(claims: MarketplaceClaims, options?: { expiresInSec?: number | null }): string
+  /** Requests its JWKS endpoint served so far. */
+  jwksRequests(): number
+  /** `false`: the JWKS endpoint answers 503 (an outage of the marketplace's key publication). */
+  setJwksAvailable(available: boolean): void
   /** Replaces the signing key (the old one leaves the JWKS), as a key rotation does. */
   rotateKey(): void
   /** The current key, to forge tokens in tests (e.g. HS256 with its public PEM). */
@@ -46,8 +53,14 @@ export async function startMarketplaceIssuer({
   host?: string
 } = {}): Promise<MarketplaceIssuer> {
   let key = new SigningKey()
+  let jwksRequests = 0
+  let jwksAvailable = true
   const app = express()
-  app.get('/.well-known/jwks.json', (_req, res) => void res.json(key.jwks()))
+  app.get('/.well-known/jwks.json', (_req, res) => {
+    jwksRequests += 1
+    if (!jwksAvailable) return void res.status(503).json({ error: 'unavailable' })
+    res.json(key.jwks())
+  })
   // For `pf-sim token`: a test issuer hands out tokens to whoever asks, on this machine only.
   app.post('/mint', express.json(), (req, res) => {
     const { expiresInSec, ...claims } = req.body as MarketplaceClaims & { expiresInSec?: number }
@@ -67,6 +80,8 @@ export async function startMarketplaceIssuer({
     mint: (claims, { expiresInSec = 300 } = {}) =>
       key.sign({ iss: issuer, sub: claims.userId, ...claims }, expiresInSec),
     rotateKey: () => void (key = new SigningKey()),
+    jwksRequests: () => jwksRequests,
+    setJwksAvailable: (available) => void (jwksAvailable = available),
     key: () => key,
     stop: () =>
       new Promise<void>((resolve) => {

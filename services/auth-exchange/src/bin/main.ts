@@ -6,6 +6,7 @@ runMain('auth-exchange', async () => {
   const config = loadExchangeConfig(process.env)
   const logger = createLogger({ name: 'auth-exchange', level: config.logLevel })
   const exchange = createExchange(config, { logger })
+  await exchange.start()
   const server = await listen(exchange.app, { port: config.port, limits: config.server })
   onShutdownSignal(
     logger,

@@ -1,11 +1,12 @@
 import {
   emailOf,
   IdpInvalidGrantError,
+  runWithDeadline,
   type IdpTokens,
   type MarketplaceUser,
   type SyncedUser,
 } from '@pf/idp-clients'
-import type { IdentityProvider } from './identity-provider'
+import type { CallerContext, IdentityProvider } from './identity-provider'
 import type { WarmCache } from './warm-cache'
 
 export interface ExchangeResult {
@@ -19,12 +20,24 @@ export interface ExchangeResult {
  * The exchange flow (spec, C1/C2): sync the provider user, then the password grant. A user known to exist with
  * the same attributes (warm cache) skips the sync; if the grant then says the user or password is gone, the
  * full flow runs. Concurrent first exchanges of one user in this process share one sync; across processes the
- * clients' 409 handling leaves exactly one provider user.
+ * clients' 409 handling leaves exactly one provider user. Each exchange has one deadline (`deadlineMs`) that
+ * every provider call and retry inside it respects.
  */
-export function createExchanger(idp: IdentityProvider, cache: WarmCache) {
+export function createExchanger(
+  idp: IdentityProvider,
+  cache: WarmCache,
+  { deadlineMs = 8000 }: { deadlineMs?: number } = {},
+) {
   const syncing = new Map<string, Promise<SyncedUser>>()
   const keyOf = (user: MarketplaceUser) =>
-    JSON.stringify([user.userId, user.orgId, user.applicationId, emailOf(user)])
+    JSON.stringify([
+      user.userId,
+      user.orgId,
+      user.applicationId,
+      emailOf(user),
+      user.firstName,
+      user.lastName,
+    ])
 
   const result = (
     known: { id: string },
@@ -44,12 +57,12 @@ export function createExchanger(idp: IdentityProvider, cache: WarmCache) {
     path,
   })
 
-  return async function exchange(user: MarketplaceUser): Promise<ExchangeResult> {
+  async function run(user: MarketplaceUser, caller: CallerContext): Promise<ExchangeResult> {
     const key = keyOf(user)
     const known = cache.get(key)
     if (known) {
       try {
-        return result(known, await idp.signIn(known.username, user), user, 'warm')
+        return result(known, await idp.grant(known.username, user, caller), user, 'warm')
       } catch (error) {
         if (!(error instanceof IdpInvalidGrantError)) throw error
         cache.delete(key) // the user or its password changed behind our back: do it all again
@@ -61,10 +74,13 @@ export function createExchanger(idp: IdentityProvider, cache: WarmCache) {
       syncing.set(key, sync)
     }
     const synced = await sync
-    const tokens = await idp.signIn(synced.username, user)
+    const tokens = await idp.signIn(synced, user, caller)
     cache.set(key, { id: synced.id, username: synced.username })
     return result(synced, tokens, user, 'cold')
   }
+
+  return (user: MarketplaceUser, caller: CallerContext = {}): Promise<ExchangeResult> =>
+    runWithDeadline(deadlineMs, () => run(user, caller))
 }
 
 export type Exchanger = ReturnType<typeof createExchanger>

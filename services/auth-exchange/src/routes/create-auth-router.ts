@@ -33,7 +33,7 @@ export function createAuthRouter({
       const bearer = /^Bearer\s+(\S+)\s*$/i.exec(req.get('authorization') ?? '')?.[1]
       if (!bearer) throw new InvalidTokenError('missing bearer token')
       const user = await verifyMarketplaceToken(bearer)
-      const { tokens, user: view, path } = await exchange(user)
+      const { tokens, user: view, path } = await exchange(user, { ip: req.socket.remoteAddress })
       const seconds = (performance.now() - started) / 1000
       outcomes.inc({ outcome: path })
       duration.observe({ path }, seconds)

@@ -1,0 +1,45 @@
+/**
+ * The realm's user profile as Keycloak 24-26 applies it (see shared/spec/idp-facts.md, "Default user profile").
+ *
+ * - `default`: the stock profile (`keycloak-default-user-profile.json`): `username` and `email` required;
+ *   `firstName`/`lastName` required for the role `user`, so an admin may leave them out, and then the
+ *   Verify Profile required action (on by default) refuses every login, the password grant included.
+ * - `names-optional`: a realm that made the names optional (what `deploy/keycloak/pf-realm.json` ships).
+ */
+export type UserProfileMode = 'default' | 'names-optional'
+
+/** A validation failure in Keycloak's admin answer shape (`ErrorResponse`: `field`, `errorMessage`, `params`). */
+export interface ProfileError {
+  field: string
+  errorMessage: string
+  params: string[]
+}
+
+// UsernameProhibitedCharactersValidator.PATTERN (Keycloak server-spi-private, userprofile/validator):
+// ^[^<>&"'\s\v\h$%!#?§,;:*~/\\|^=\[\]{}()`\p{Cntrl}]+$
+const PROHIBITED_IN_USERNAME = /[<>&"'\s\v$%!#?§,;:*~/\\|^=[\]{}()`\p{Cc}]/u
+
+/** The errors an admin create or full update gets from the profile's validators, in Keycloak's order. */
+export function validateAdminWrite(rep: { username?: unknown; email?: unknown }): ProfileError | undefined {
+  const username = typeof rep.username === 'string' ? rep.username : ''
+  if (!username)
+    return { field: 'username', errorMessage: 'error-user-attribute-required', params: ['username'] }
+  if (username.length < 3 || username.length > 255)
+    return { field: 'username', errorMessage: 'error-invalid-length', params: ['username', '3', '255'] }
+  if (PROHIBITED_IN_USERNAME.test(username))
+    return { field: 'username', errorMessage: 'error-username-invalid-character', params: ['username'] }
+  const email = typeof rep.email === 'string' ? rep.email : ''
+  if (!email) return { field: 'email', errorMessage: 'error-user-attribute-required', params: ['email'] }
+  if (!/^[^\s@]+@[^\s@]+$/.test(email) || email.length > 255)
+    return { field: 'email', errorMessage: 'error-invalid-email', params: ['email'] }
+  return undefined
+}
+
+/** What Verify Profile finds missing at login (the user context: names required for the role `user`). */
+export function missingAtLogin(
+  mode: UserProfileMode,
+  user: { email?: string; firstName?: string; lastName?: string },
+): string[] {
+  const required = mode === 'default' ? (['email', 'firstName', 'lastName'] as const) : (['email'] as const)
+  return required.filter((name) => !user[name])
+}
