@@ -39,11 +39,22 @@ export interface WorldOptions {
   searchLagMs?: number
   /** Auth0 connections (default: the tenant's default database connection only). */
   connections?: (string | { name: string; database?: boolean })[]
+  /** The Auth0 tenant's roles (default: pf-user only). */
+  roles?: { id: string; name: string }[]
+  /** What the Keycloak emulator's serverinfo reports. */
+  serverVersion?: string
 }
 
 export async function startWorld(
   style: Style,
-  { unmanagedAttributes = true, userProfile, searchLagMs, connections }: WorldOptions = {},
+  {
+    unmanagedAttributes = true,
+    userProfile,
+    searchLagMs,
+    connections,
+    serverVersion,
+    roles,
+  }: WorldOptions = {},
 ): Promise<World> {
   const issuer = await startMarketplaceIssuer()
   if (style === 'tenant') {
@@ -51,6 +62,7 @@ export async function startWorld(
       clients: [{ clientId: 'pf-exchange', clientSecret: CLIENT_SECRET }],
       ...(searchLagMs !== undefined ? { searchLagMs } : {}),
       ...(connections ? { connections } : {}),
+      ...(roles ? { roles } : {}),
     })
     return {
       style,
@@ -73,6 +85,7 @@ export async function startWorld(
     ],
     unmanagedAttributes,
     ...(userProfile ? { userProfile } : {}),
+    ...(serverVersion ? { serverVersion } : {}),
   })
   return {
     style,

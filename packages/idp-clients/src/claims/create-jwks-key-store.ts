@@ -56,7 +56,8 @@ export function createJwksKeyStore({
     else if (pending) await pending
     const key = find()
     if (key) return key
-    if (lastFailure !== undefined) throw new TokenKeysUnavailableError('signing keys unavailable', { cause: lastFailure })
+    if (lastFailure !== undefined)
+      throw new TokenKeysUnavailableError('signing keys unavailable', { cause: lastFailure })
     throw new TokenInvalidError(kid === undefined ? 'token has no kid' : 'unknown signing key')
   }
 }

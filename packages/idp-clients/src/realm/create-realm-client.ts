@@ -1,4 +1,4 @@
-import { IdpInvalidGrantError, IdpMisconfiguredError } from '../errors'
+import { IdpInvalidGrantError, IdpMisconfiguredError, IdpRejectedError } from '../errors'
 import { createHttpClient } from '../lib/http-client'
 import type { IdpTokens, MarketplaceUser, SyncedUser } from '../marketplace-user'
 import { createRealmAdminApi, FORM, form } from './create-realm-admin-api'
@@ -42,10 +42,14 @@ export function createRealmClient(options: RealmClientOptions) {
   /** The server's major version: the configured one, or read once from `/admin/serverinfo`; < 24 is refused. */
   async function readVersion(): Promise<RealmVersion> {
     if (configured !== 'auto') return configured
-    const { data } = await api.call<{ systemInfo?: { version?: string } }>('server info', {
-      method: 'GET',
-      url: '/admin/serverinfo',
-    })
+    const { data } = await api
+      .call<{ systemInfo?: { version?: string } }>('server info', { method: 'GET', url: '/admin/serverinfo' })
+      .catch((error: unknown) => {
+        // A service account of the realm may be refused the server's information (403): not a failure of ours.
+        if (error instanceof IdpRejectedError && error.statusCode === 403)
+          return { data: {} as { systemInfo?: { version?: string } } }
+        throw error
+      })
     const text = data.systemInfo?.version
     if (!text) {
       throw new IdpMisconfiguredError(

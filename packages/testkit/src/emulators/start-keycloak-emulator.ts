@@ -41,6 +41,8 @@ export interface KeycloakEmulatorOptions {
   /** Version 24's quirk: users created with a non-temporary password keep `UPDATE_PASSWORD`. Default: version 24. */
   requiredActionsQuirk?: boolean
   adminTokenLifetimeSec?: number
+  /** What `/admin/serverinfo` reports (default `<version>.0.5`), e.g. `23.0.7` to try an unsupported server. */
+  serverVersion?: string
   latencyMs?: number
   /** Default: a free port. */
   port?: number
@@ -83,6 +85,7 @@ export async function startKeycloakEmulator({
   unmanagedAttributes = false,
   requiredActionsQuirk = version === 24,
   adminTokenLifetimeSec = 60,
+  serverVersion = `${version}.0.5`,
   latencyMs = 0,
   port = 0,
 }: KeycloakEmulatorOptions = {}): Promise<KeycloakEmulator> {
@@ -292,7 +295,7 @@ export async function startKeycloakEmulator({
   app.get('/admin/serverinfo', (req, res) => {
     const claims = key.verify(/^Bearer\s+(.+)$/i.exec(req.get('authorization') ?? '')?.[1] ?? '')
     if (claims?.iss !== issuerOf('master')) return void res.status(403).json({ error: 'HTTP 403 Forbidden' })
-    res.json({ systemInfo: { version: `${version}.0.5`, serverTime: new Date().toISOString() } })
+    res.json({ systemInfo: { version: serverVersion, serverTime: new Date().toISOString() } })
   })
   app.use(
     '/admin/realms/:realm',
