@@ -54,3 +54,40 @@ describe('exchange configuration in production (NODE_ENV=production)', () => {
     expect(config.server.drainTimeoutMs).toBe(4000)
   })
 })
+
+describe('exchange settings added in the second wave (service contract)', () => {
+  it('defaults: adoption of unlinked holders, 3600 s token age, 8000 ms deadline, master-realm admin, no forwarded IP', () => {
+    const config = loadExchangeConfig(realm(STRONG, STRONG))
+    expect(config).toMatchObject({
+      adoption: 'unlinked',
+      deadlineMs: 8000,
+      marketplace: { maxTokenAgeSec: 3600, jwksCooldownMs: 30_000 },
+      idp: { realm: { adminAuth: 'password', adminUser: 'pf-admin' } },
+    })
+    expect(loadExchangeConfig(tenant(STRONG)).idp).toMatchObject({ tenant: { forwardedFor: false } })
+  })
+
+  it('REALM_ADMIN_AUTH=client_credentials needs no admin user; password does', () => {
+    const {
+      REALM_ADMIN_USER: _user,
+      REALM_ADMIN_PASSWORD: _password,
+      ...withoutAdmin
+    } = realm(STRONG, STRONG)
+    expect(problemsOf({ ...withoutAdmin, REALM_ADMIN_AUTH: 'client_credentials' })).toEqual([])
+    expect(problemsOf(withoutAdmin)).toEqual(
+      expect.arrayContaining([expect.stringMatching(/REALM_ADMIN_USER/)]),
+    )
+  })
+
+  it('refuses unknown values with one readable line each', () => {
+    expect(
+      problemsOf({
+        ...tenant(STRONG),
+        ACCOUNT_ADOPTION: 'always',
+        EXCHANGE_DEADLINE_MS: '0',
+        TENANT_FORWARDED_FOR: 'maybe',
+        MARKETPLACE_MAX_TOKEN_AGE_SECONDS: 'x',
+      }),
+    ).toHaveLength(4)
+  })
+})

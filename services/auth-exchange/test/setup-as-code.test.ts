@@ -32,11 +32,11 @@ describe('Keycloak realm import (spec, "Authentication" 5)', () => {
     }
   })
 
-  it('has the realm roles pf-user and org-admin, and gives the service account manage-users and view-users', () => {
+  it('has the realm roles pf-user and org-admin, and gives the service account what REALM_ADMIN_AUTH=client_credentials needs', () => {
     expect(realm.roles.realm.map((r: { name: string }) => r.name)).toEqual(['pf-user', 'org-admin'])
     expect(realm.users[0]).toMatchObject({
       serviceAccountClientId: 'pf-exchange',
-      clientRoles: { 'realm-management': ['manage-users', 'view-users'] },
+      clientRoles: { 'realm-management': ['manage-users', 'view-users', 'query-users', 'view-realm'] },
     })
   })
 

@@ -146,6 +146,11 @@ export function createKeycloakAdminRouter(state: KeycloakRealmState): Router {
     res.status(204).end()
   })
 
+  admin.delete('/users/:id', (req, res) => {
+    if (!users.delete(String(req.params.id))) return notFound(res)
+    res.status(204).end()
+  })
+
   admin.put('/users/:id/reset-password', (req, res) => {
     const user = userOf(req)
     if (!user) return notFound(res)

@@ -426,6 +426,11 @@ export async function startAuth0Emulator({
     if (!user) return problem(res, 404, 'Not Found', 'The user does not exist.', 'inexistent_user')
     res.json(view(user))
   })
+  app.delete('/api/v2/users/:id', (req, res) => {
+    users.delete(req.params.id)
+    searchVersions.delete(req.params.id)
+    res.status(204).end()
+  })
   app.patch('/api/v2/users/:id', (req, res) => {
     const user = users.get(req.params.id)
     if (!user) return problem(res, 404, 'Not Found', 'The user does not exist.', 'inexistent_user')

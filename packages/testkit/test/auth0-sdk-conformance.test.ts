@@ -1,0 +1,143 @@
+import { ManagementClient } from 'auth0'
+import { AuthenticationClient } from 'auth0/legacy'
+import { startAuth0Emulator, type Auth0Emulator } from '../src/emulators'
+
+// The emulator must answer Auth0's own SDK (`auth0`: the v7 ManagementClient, and the v4 AuthenticationClient it
+// ships as `auth0/legacy`) as the real tenant does. With LIVE_AUTH0_DOMAIN, LIVE_AUTH0_CLIENT_ID and
+// LIVE_AUTH0_CLIENT_SECRET set, the same checks run against that tenant too.
+const CLIENT = { clientId: 'pf-exchange', clientSecret: 'pf-exchange-secret' }
+const CONNECTION = 'pf-db'
+
+interface Target {
+  domain: string
+  clientId: string
+  clientSecret: string
+  connection: string
+  /** Plain HTTP to the emulator for requests the SDK sends to https://{domain}. */
+  fetch?: typeof fetch
+  stop: () => Promise<void>
+}
+
+const redirect =
+  (emulator: Auth0Emulator): typeof fetch =>
+  (input, init) =>
+    fetch(
+      String(input instanceof Request ? input.url : input).replace(
+        `https://${emulator.domain}`,
+        emulator.url,
+      ),
+      init,
+    )
+
+const live = process.env.LIVE_AUTH0_DOMAIN
+const targets: [string, () => Promise<Target>][] = [
+  [
+    'the Auth0 emulator',
+    async () => {
+      const emulator = await startAuth0Emulator({
+        clients: [CLIENT],
+        connections: ['Username-Password-Authentication', CONNECTION],
+        searchLagMs: 60_000,
+      })
+      return {
+        domain: emulator.domain,
+        ...CLIENT,
+        connection: CONNECTION,
+        fetch: redirect(emulator),
+        stop: () => emulator.stop(),
+      }
+    },
+  ],
+  ...(live
+    ? [
+        [
+          `the live tenant ${live}`,
+          async () => ({
+            domain: live,
+            clientId: process.env.LIVE_AUTH0_CLIENT_ID ?? '',
+            clientSecret: process.env.LIVE_AUTH0_CLIENT_SECRET ?? '',
+            connection: process.env.LIVE_AUTH0_CONNECTION ?? 'Username-Password-Authentication',
+            stop: async () => {},
+          }),
+        ] as [string, () => Promise<Target>],
+      ]
+    : []),
+]
+
+describe.each(targets)("Auth0's own SDK against %s", (_name, start) => {
+  let target: Target
+  let management: ManagementClient
+  let auth: AuthenticationClient
+  const email = `sdk-${Math.random().toString(36).slice(2, 8)}@example.com`
+  let userId = ''
+  beforeAll(async () => {
+    target = await start()
+    const options = {
+      domain: target.domain,
+      clientId: target.clientId,
+      clientSecret: target.clientSecret,
+      ...(target.fetch ? { fetch: target.fetch } : {}),
+    }
+    management = new ManagementClient(options)
+    auth = new AuthenticationClient(options)
+  })
+  afterAll(async () => {
+    if (userId) await management.users.delete(userId).catch(() => {})
+    await target.stop()
+  })
+
+  it('creates a user in a named database connection, with app_metadata', async () => {
+    const created = await management.users.create({
+      connection: target.connection,
+      email,
+      password: 'Sdk-password-1!',
+      email_verified: true,
+      app_metadata: { pfUserId: 'sdk-1' },
+    })
+    userId = created.user_id ?? ''
+    expect(userId).toMatch(/\|/)
+    expect(created.identities?.[0]?.connection).toBe(target.connection)
+  })
+
+  it('finds it at once by email and by id, every connection listed', async () => {
+    const byEmail = await management.users.listUsersByEmail({ email: email.toUpperCase() })
+    expect(byEmail.map((u) => u.user_id)).toEqual([userId])
+    expect((await management.users.get(userId)).app_metadata).toEqual({ pfUserId: 'sdk-1' })
+  })
+
+  it('pages the (eventually consistent) search with totals', async () => {
+    const page = await management.users.list({
+      q: `email:"${email}"`,
+      search_engine: 'v3',
+      per_page: 10,
+      include_totals: true,
+    })
+    expect(Array.isArray(page.data)).toBe(true)
+  })
+
+  it('refuses a second user with the same email in the same connection (409)', async () => {
+    const error = await management.users
+      .create({ connection: target.connection, email, password: 'Sdk-password-1!' })
+      .catch((e: unknown) => e as { statusCode?: number })
+    expect(error).toMatchObject({ statusCode: 409 })
+  })
+
+  it('merges app_metadata on update and sets a password with the connection named', async () => {
+    await management.users.update(userId, { app_metadata: { orgId: 'o1' } })
+    await management.users.update(userId, { password: 'Sdk-password-2!', connection: target.connection })
+    expect((await management.users.get(userId)).app_metadata).toEqual({ pfUserId: 'sdk-1', orgId: 'o1' })
+  })
+
+  it('signs in with password-realm against the connection, refreshes and revokes', async () => {
+    const { data } = await auth.oauth.passwordGrant({
+      username: email,
+      password: 'Sdk-password-2!',
+      realm: target.connection,
+      scope: 'offline_access',
+    })
+    expect(data.access_token).toEqual(expect.any(String))
+    const refreshed = await auth.oauth.refreshTokenGrant({ refresh_token: data.refresh_token ?? '' })
+    expect(refreshed.data.access_token).toEqual(expect.any(String))
+    await auth.oauth.revokeRefreshToken({ token: data.refresh_token ?? '' })
+  })
+})

@@ -1,0 +1,72 @@
+// Drives a Keycloak (the emulator, or a live server) with Keycloak's own admin client, the way real tools do,
+// and prints what it saw as one JSON line. Run as a child process: the SDK is ESM-only and Jest runs CommonJS.
+// Usage: node keycloak-admin-client.mjs <baseUrl> <realm> <adminUser> <adminPassword> <clientId> <clientSecret> <suffix>
+import KcAdminClient from '@keycloak/keycloak-admin-client'
+
+const [baseUrl, realm, adminUser, adminPassword, clientId, clientSecret, suffix] = process.argv.slice(2)
+const seen = {}
+const admin = new KcAdminClient({ baseUrl, realmName: 'master' })
+await admin.auth({
+  grantType: 'password',
+  clientId: 'admin-cli',
+  username: adminUser,
+  password: adminPassword,
+})
+admin.setConfig({ realmName: realm })
+
+const username = `pf-sdk-${suffix}`
+const { id } = await admin.users.create({
+  username,
+  email: `sdk-${suffix}@example.com`,
+  firstName: 'Sdk',
+  lastName: 'User',
+  enabled: true,
+  emailVerified: true,
+  attributes: { pfUserId: [`sdk-${suffix}`] },
+  credentials: [{ type: 'password', value: 'Sdk-password-1', temporary: false }],
+})
+seen.createdId = id
+seen.foundByUsername = (await admin.users.find({ username, exact: true })).map((u) => u.id)
+seen.foundByAttribute = (await admin.users.find({ q: `pfUserId:SDK-${suffix}` })).map((u) => u.id)
+const user = await admin.users.findOne({ id })
+seen.stored = {
+  username: user.username,
+  email: user.email,
+  firstName: user.firstName,
+  attributes: user.attributes,
+}
+// A PUT of only some fields: since 24.0.4 what is left out is gone, or refused when required.
+seen.partialPut = await admin.users.update({ id }, { attributes: { orgId: ['o1'] } }).then(
+  () => 'accepted',
+  (error) => error.response?.status ?? String(error),
+)
+const afterPartial = await admin.users.findOne({ id })
+seen.afterPartial = {
+  email: afterPartial.email,
+  firstName: afterPartial.firstName ?? null,
+  attributes: afterPartial.attributes ?? null,
+}
+await admin.users.update({ id }, { ...user, attributes: { ...user.attributes, orgId: ['o2'] } })
+seen.afterFullPut = (await admin.users.findOne({ id })).attributes
+await admin.users.resetPassword({
+  id,
+  credential: { type: 'password', value: 'Sdk-password-2', temporary: false },
+})
+const role = await admin.roles.findOneByName({ name: 'pf-user' })
+await admin.users.addRealmRoleMappings({ id, roles: [{ id: role.id, name: role.name }] })
+seen.realmRoles = (await admin.users.listRealmRoleMappings({ id })).map((r) => r.name).sort()
+seen.mappings = Object.keys(await admin.users.listRoleMappings({ id })).sort()
+seen.duplicate = await admin.users
+  .create({ username: username.toUpperCase(), email: `other-${suffix}@example.com` })
+  .then(
+    () => 'created',
+    (error) => error.response?.status ?? String(error),
+  )
+seen.serverVersion = (await admin.serverInfo.find()).systemInfo?.version ?? null
+
+const service = new KcAdminClient({ baseUrl, realmName: realm })
+await service.auth({ grantType: 'client_credentials', clientId, clientSecret })
+seen.serviceAccountSees = (await service.users.find({ username, exact: true })).map((u) => u.id)
+
+await admin.users.del({ id }).catch(() => {})
+process.stdout.write(`${JSON.stringify(seen)}\n`)

@@ -1,0 +1,139 @@
+import { execFile } from 'node:child_process'
+import { join } from 'node:path'
+import { promisify } from 'node:util'
+import { startKeycloakEmulator, type KeycloakEmulator } from '../src/emulators'
+
+// The emulator must answer Keycloak's own admin client (@keycloak/keycloak-admin-client) as the real server does,
+// so it cannot drift from what real clients expect. With LIVE_KEYCLOAK_URL set (the realm of
+// services/auth-exchange/deploy/keycloak imported), the same script runs against that server too.
+const run = promisify(execFile)
+const script = join(__dirname, 'conformance', 'keycloak-admin-client.mjs')
+const CLIENT = { clientId: 'pf-exchange', secret: 'pf-exchange-secret' }
+
+interface Seen {
+  createdId: string
+  foundByUsername: string[]
+  foundByAttribute: string[]
+  stored: { username: string; email: string; firstName: string; attributes: Record<string, string[]> }
+  partialPut: string | number
+  afterPartial: { email?: string; firstName: string | null; attributes: Record<string, string[]> | null }
+  afterFullPut: Record<string, string[]>
+  realmRoles: string[]
+  mappings: string[]
+  duplicate: string | number
+  serverVersion: string | null
+  serviceAccountSees: string[]
+}
+
+async function drive(target: {
+  url: string
+  realm: string
+  adminUser: string
+  adminPassword: string
+  clientId: string
+  secret: string
+}) {
+  const suffix = Math.random().toString(36).slice(2, 8)
+  const { stdout } = await run(
+    process.execPath,
+    [
+      script,
+      target.url,
+      target.realm,
+      target.adminUser,
+      target.adminPassword,
+      target.clientId,
+      target.secret,
+      suffix,
+    ],
+    { timeout: 60_000 },
+  )
+  return JSON.parse(stdout.trim().split('\n').at(-1)!) as Seen
+}
+
+const live = process.env.LIVE_KEYCLOAK_URL
+const targets: [string, () => Promise<{ seen: Seen; stop: () => Promise<void> }>][] = [
+  ...([24, 25, 26] as const).map(
+    (version) =>
+      [
+        `emulated Keycloak ${version}`,
+        async () => {
+          const keycloak: KeycloakEmulator = await startKeycloakEmulator({
+            version,
+            unmanagedAttributes: true,
+            clients: [
+              { ...CLIENT, serviceAccountRoles: ['manage-users', 'view-users', 'query-users', 'view-realm'] },
+            ],
+          })
+          const seen = await drive({
+            url: keycloak.url,
+            realm: 'pf',
+            adminUser: 'admin',
+            adminPassword: 'admin',
+            ...CLIENT,
+          })
+          return { seen, stop: () => keycloak.stop() }
+        },
+      ] as [string, () => Promise<{ seen: Seen; stop: () => Promise<void> }>],
+  ),
+  ...(live
+    ? [
+        [
+          `live Keycloak at ${live}`,
+          async () => ({
+            seen: await drive({
+              url: live,
+              realm: process.env.LIVE_KEYCLOAK_REALM ?? 'pf',
+              adminUser: process.env.LIVE_KEYCLOAK_ADMIN_USER ?? 'admin',
+              adminPassword: process.env.LIVE_KEYCLOAK_ADMIN_PASSWORD ?? 'admin',
+              clientId: process.env.LIVE_KEYCLOAK_CLIENT_ID ?? CLIENT.clientId,
+              secret: process.env.LIVE_KEYCLOAK_CLIENT_SECRET ?? CLIENT.secret,
+            }),
+            stop: async () => {},
+          }),
+        ] as [string, () => Promise<{ seen: Seen; stop: () => Promise<void> }>],
+      ]
+    : []),
+]
+
+describe.each(targets)("Keycloak's own admin client against %s", (_name, start) => {
+  let seen: Seen
+  let stop: () => Promise<void>
+  beforeAll(async () => {
+    ;({ seen, stop } = await start())
+  }, 90_000)
+  afterAll(() => stop())
+
+  it('creates a user (id from the Location header) found by exact username and by case-blind attribute search', () => {
+    expect(seen.createdId).toMatch(/\S/)
+    expect(seen.foundByUsername).toEqual([seen.createdId])
+    expect(seen.foundByAttribute).toEqual([seen.createdId])
+    expect(seen.stored).toMatchObject({
+      firstName: 'Sdk',
+      attributes: { pfUserId: [expect.stringMatching(/^sdk-/)] },
+    })
+  })
+
+  it('has no partial PUT (24.0.4): leaving out the email is refused, or removes it with the names', () => {
+    if (seen.partialPut === 'accepted') expect(seen.afterPartial).toMatchObject({ firstName: null })
+    else expect(seen.partialPut).toBe(400)
+  })
+
+  it('keeps everything on a PUT of the complete representation', () => {
+    expect(seen.afterFullPut).toMatchObject({ orgId: ['o2'], pfUserId: [expect.stringMatching(/^sdk-/)] })
+  })
+
+  it('maps realm roles by id and name, beside the default roles, and lists all mappings', () => {
+    expect(seen.realmRoles).toEqual(expect.arrayContaining(['pf-user']))
+    expect(seen.mappings).toContain('realmMappings')
+  })
+
+  it('stores usernames lower-cased: the upper-case twin is a 409', () => {
+    expect(seen.duplicate).toBe(409)
+  })
+
+  it("tells master-realm admins its version, and lets the client's service account manage its realm's users", () => {
+    expect(seen.serverVersion).toMatch(/^2[4-9]\./)
+    expect(seen.serviceAccountSees).toEqual([seen.createdId])
+  })
+})
