@@ -45,6 +45,18 @@ async function bench(style: Style) {
     await exchange('single-cold')
     const warmTrips = emulator.requests.length - beforeWarm
 
+    // One exchange at a time: how long a user waits, cold (new user) and warm (known user), median of 20.
+    const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0
+    const timed = async (userId: string) => {
+      const t0 = performance.now()
+      await exchange(userId)
+      return performance.now() - t0
+    }
+    const coldMs: number[] = []
+    const warmMs: number[] = []
+    for (let i = 0; i < 20; i += 1) coldMs.push(await timed(`single-${i}`))
+    for (let i = 0; i < 20; i += 1) warmMs.push(await timed(`single-${i}`))
+
     const warmRuns = Array.from({ length: 2000 }, (_, i) => users[i % users.length] as string)
     started = performance.now()
     await pool(warmRuns, 50, exchange)
@@ -52,6 +64,14 @@ async function bench(style: Style) {
     return [
       { benchmark: `${style}: provider round trips, cold exchange (new user)`, value: coldTrips },
       { benchmark: `${style}: provider round trips, warm exchange (known user)`, value: warmTrips },
+      {
+        benchmark: `${style}: one cold exchange, ms (median of 20, ${LATENCY_MS} ms provider latency)`,
+        value: Math.round(median(coldMs) * 10) / 10,
+      },
+      {
+        benchmark: `${style}: one warm exchange, ms (median of 20, ${LATENCY_MS} ms provider latency)`,
+        value: Math.round(median(warmMs) * 10) / 10,
+      },
       {
         benchmark: `${style}: ${world.keycloak ? 'admin' : 'management'} token requests for 200 concurrent exchanges`,
         value: tokens,

@@ -22,8 +22,16 @@ export const exchangeOpenApi = buildOpenApiDocument({
         responses: {
           '200': { description: 'the provider tokens and the user', schema: ref('ExchangeAnswer') },
           '401': { description: 'invalid_token (with WWW-Authenticate: Bearer)', schema: ref('OAuthError') },
+          '409': {
+            description: 'account_conflict: the holder of the email may not be adopted (ACCOUNT_ADOPTION)',
+            schema: ref('OAuthError'),
+          },
           '502': { description: 'idp_error: the identity provider refused', schema: ref('OAuthError') },
-          '503': { description: 'idp_unavailable (with Retry-After)', schema: ref('OAuthError') },
+          '503': {
+            description:
+              "idp_unavailable, or temporarily_unavailable when the marketplace's signing keys cannot be fetched (with Retry-After)",
+            schema: ref('OAuthError'),
+          },
         },
       },
     },
