@@ -13,7 +13,13 @@ export type { CallbackStatus, DeliveryMechanism, WebhookEventKind } from './cons
 
 export { DeliverySpecSchema, QueryEnvelopeSchema } from './query-envelope'
 export type { DeliverySpec, QueryEnvelope } from './query-envelope'
-export { CompaniesParametersSchema, SanctionsParametersSchema } from './search-parameters'
+export {
+  CompaniesParametersSchema,
+  MAX_SEARCH_FILTER_LENGTH,
+  MAX_SEARCH_NAME_LENGTH,
+  MAX_SEARCH_NAME_WORDS,
+  SanctionsParametersSchema,
+} from './search-parameters'
 export type { CompaniesParameters, SanctionsParameters } from './search-parameters'
 export { CallbackPayloadSchema } from './callback-payload'
 export type { CallbackPayload } from './callback-payload'

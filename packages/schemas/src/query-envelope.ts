@@ -2,12 +2,12 @@ import { Type, type Static } from '@sinclair/typebox'
 import { Maybe } from './lib/nullable'
 
 /**
- * How results are delivered. `mechanism` is any string on the wire: null, absent or unknown values mean
- * inline (see `resolveDeliveryMechanism`).
+ * How results are delivered. `mechanism` is any value on the wire: null, absent or anything but the two names
+ * (a number included) means inline (see `resolveDeliveryMechanism`).
  */
 export const DeliverySpecSchema = Type.Object(
   {
-    mechanism: Maybe(Type.String()),
+    mechanism: Type.Optional(Type.Unknown()),
     url: Maybe(Type.String()),
     s3Bucket: Maybe(Type.String()),
     s3KeyPrefix: Maybe(Type.String()),

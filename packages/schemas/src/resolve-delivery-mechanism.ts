@@ -7,6 +7,7 @@ import type { DeliverySpec } from './query-envelope'
  *
  * @example
  * resolveDeliveryMechanism({ mechanism: 'S3' }) // 'inline'
+ * resolveDeliveryMechanism({ mechanism: 5 }) // 'inline'
  */
 export function resolveDeliveryMechanism(delivery: DeliverySpec | null | undefined): DeliveryMechanism {
   const mechanism = delivery?.mechanism

@@ -1,5 +1,6 @@
 import { Router } from 'express'
 import type { Registry } from 'prom-client'
+import type { Logger } from './create-logger'
 import { withTimeout } from './with-timeout'
 
 export interface OpsRouterOptions {
@@ -8,13 +9,21 @@ export interface OpsRouterOptions {
   ready: () => Promise<void>
   /** Longest wait for `ready` before answering 503. */
   readyTimeoutMs?: number
+  /** Where the reason of a failed readiness check goes: the answer itself says only that it failed. */
+  logger?: Logger
 }
 
 /**
  * `GET /health` (liveness, no dependencies), `GET /ready` (its dependencies answer) and `GET /metrics`
- * (Prometheus text), as the service contract names them.
+ * (Prometheus text), as the service contract names them. `/ready` never tells why: addresses and resolver
+ * answers in a reason would be an oracle for anyone who can reach it; the reason is logged.
  */
-export function createOpsRouter({ registry, ready, readyTimeoutMs = 2000 }: OpsRouterOptions): Router {
+export function createOpsRouter({
+  registry,
+  ready,
+  readyTimeoutMs = 2000,
+  logger,
+}: OpsRouterOptions): Router {
   const router = Router()
   router.get('/health', (_req, res) => {
     res.json({ status: 'ok' })
@@ -24,7 +33,8 @@ export function createOpsRouter({ registry, ready, readyTimeoutMs = 2000 }: OpsR
       await withTimeout(ready(), readyTimeoutMs, 'readiness check')
       res.json({ status: 'ready' })
     } catch (error) {
-      res.status(503).json({ status: 'not ready', error: (error as Error).message })
+      logger?.warn({ err: { message: (error as Error).message } }, 'readiness check failed')
+      res.status(503).json({ status: 'not ready', error: 'a dependency does not answer' })
     }
   })
   router.get('/metrics', async (_req, res) => {

@@ -35,7 +35,7 @@ export function createApp({
 }: ExchangeDeps): Express {
   const app = express()
   app.disable('x-powered-by')
-  app.use(createOpsRouter({ registry, ready }))
+  app.use(createOpsRouter({ registry, ready, logger }))
   app.get('/openapi.json', openApiRoute(exchangeOpenApi))
   app.use(createAuthRouter({ verifyMarketplaceToken, exchange, idp, logger, metrics }))
   app.use(

@@ -15,7 +15,9 @@ export interface ProviderConfig {
   apiKeys: string[]
   s3: { endpoint?: string; region: string; defaultBucket: string }
   dataDir: string
-  outbound: { allowPrivate: boolean; timeoutMs: number }
+  /** Buckets a query may name (`S3_ALLOWED_BUCKETS`); undefined: any. */
+  allowedBuckets?: string[]
+  outbound: { allowPrivate: boolean; timeoutMs: number; allowedPorts?: number[] }
   maxBodyBytes: number
   /** HTTP time-outs, connection cap and drain time (`HTTP_*`, `SHUTDOWN_DRAIN_MS`). */
   server: ServerLimits
@@ -58,13 +60,24 @@ export function loadProviderConfig(source: Env): ProviderConfig {
       defaultBucket: env.string('S3_DEFAULT_BUCKET', 'pf-deliveries'),
     },
     dataDir: env.string('PROVIDER_DATA_DIR', SAMPLE_DATA_DIR),
+    allowedBuckets: env.list('S3_ALLOWED_BUCKETS').length > 0 ? env.list('S3_ALLOWED_BUCKETS') : undefined,
     outbound: {
       allowPrivate: env.bool('OUTBOUND_ALLOW_PRIVATE', false),
       timeoutMs: outboundTimeoutMs,
+      allowedPorts: readPorts(env.list('OUTBOUND_ALLOWED_PORTS'), env.problem),
     },
     maxBodyBytes: env.int('PROVIDER_MAX_BODY_BYTES', { default: 256 * 1024, min: 1024 }),
     server,
   }
   env.done()
   return config
+}
+
+/** `OUTBOUND_ALLOWED_PORTS`: a comma list of ports; empty means any port. */
+function readPorts(listed: string[], problem: (message: string) => void): number[] | undefined {
+  if (listed.length === 0) return undefined
+  const ports = listed.map(Number)
+  if (ports.some((port) => !Number.isInteger(port) || port < 1 || port > 65535))
+    problem(`OUTBOUND_ALLOWED_PORTS must be a comma list of ports 1-65535 (got "${listed.join(',')}")`)
+  return ports
 }

@@ -10,7 +10,13 @@ import { requireApiKey } from './routes/require-api-key'
 import type { SearchEngine } from './search/search-engine'
 
 export interface ProviderAppDeps {
-  config: { apiKeys: readonly string[]; allowPrivate: boolean; maxBodyBytes: number }
+  config: {
+    apiKeys: readonly string[]
+    allowPrivate: boolean
+    allowedPorts?: readonly number[]
+    maxBodyBytes: number
+    s3: { defaultBucket: string; allowedBuckets?: readonly string[] }
+  }
   engine: SearchEngine
   ports: QueryPorts
   /** Resolves when the provider's dependencies (the default bucket) answer. */
@@ -35,10 +41,20 @@ export function createApp({
 }: ProviderAppDeps): Express {
   const app = express()
   app.disable('x-powered-by')
-  app.use(createOpsRouter({ registry, ready }))
+  app.use(createOpsRouter({ registry, ready, logger }))
   app.get('/openapi.json', openApiRoute(providerOpenApi))
   app.use('/api', requireApiKey(config.apiKeys), express.json({ limit: config.maxBodyBytes }))
-  app.use(createSearchRouter({ engine, allowPrivate: config.allowPrivate, ports, logger, metrics }))
+  app.use(
+    createSearchRouter({
+      engine,
+      allowPrivate: config.allowPrivate,
+      allowedPorts: config.allowedPorts,
+      s3: config.s3,
+      ports,
+      logger,
+      metrics,
+    }),
+  )
   app.use((_req, res) => {
     res.status(404).json({ error: 'not found' })
   })

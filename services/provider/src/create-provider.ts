@@ -35,7 +35,7 @@ export function createProvider(
 ): Provider {
   const search = engine ?? buildEngine(config.dataDir, logger)
   // Credentials come from the SDK's own chain (AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY, profiles, roles).
-  const store = s3 ?? createS3Client(config.s3)
+  const store = s3 ?? createS3Client({ ...config.s3, timeoutMs: config.outbound.timeoutMs })
   const metricsRegistry = registry ?? createMetricsRegistry('pf_provider')
   const ready = async () =>
     void (await store.send(new HeadBucketCommand({ Bucket: config.s3.defaultBucket })))
@@ -50,7 +50,9 @@ export function createProvider(
     config: {
       apiKeys: config.apiKeys,
       allowPrivate: config.outbound.allowPrivate,
+      allowedPorts: config.outbound.allowedPorts,
       maxBodyBytes: config.maxBodyBytes,
+      s3: { defaultBucket: config.s3.defaultBucket, allowedBuckets: config.allowedBuckets },
     },
     engine: search,
     ports,

@@ -21,7 +21,9 @@ describe('deliverToS3', () => {
       name: `Company ${i}`,
       note: 'x'.repeat(150),
     }))
-    const delivered = await deliverToS3(s3, { s3KeyPrefix: 'big/' }, 'q-big', 'pf-deliveries', results)
+    const delivered = await deliverToS3(s3, { s3KeyPrefix: 'big/' }, 'q-big', 'pf-deliveries', results, {
+      timeoutMs: 60_000,
+    })
     expect(delivered).toEqual({
       mechanism: 'pf_s3_sync',
       reference: 's3://pf-deliveries/big/q-big.json',
@@ -34,7 +36,7 @@ describe('deliverToS3', () => {
   })
 
   it('writes an empty result as []', async () => {
-    await deliverToS3(s3, null, 'q-empty', 'pf-deliveries', [])
+    await deliverToS3(s3, null, 'q-empty', 'pf-deliveries', [], { timeoutMs: 60_000 })
     const object = await s3.send(new GetObjectCommand({ Bucket: 'pf-deliveries', Key: 'q-empty.json' }))
     expect(await object.Body!.transformToString()).toBe('[]')
   })

@@ -75,12 +75,28 @@ export interface StartedProvider extends RunningServer {
 /** The provider app on an ephemeral port, talking to a real S3-compatible server. */
 export async function startProvider(
   s3Server: S3ServerHandle,
-  { allowPrivate = true, timeoutMs = 30_000, maxBodyBytes = 64 * 1024 } = {},
+  {
+    allowPrivate = true,
+    timeoutMs = 30_000,
+    maxBodyBytes = 64 * 1024,
+    allowedBuckets,
+    allowedPorts,
+    s3Endpoint = s3Server.endpoint,
+  }: {
+    allowPrivate?: boolean
+    timeoutMs?: number
+    maxBodyBytes?: number
+    allowedBuckets?: string[]
+    allowedPorts?: number[]
+    /** Another S3 endpoint (a store that hangs, say). */
+    s3Endpoint?: string
+  } = {},
 ): Promise<StartedProvider> {
   const s3 = createS3Client({
-    endpoint: s3Server.endpoint,
+    endpoint: s3Endpoint,
     region: 'us-east-1',
     credentials: s3Server.credentials,
+    timeoutMs,
   })
   const { app } = createProvider(
     {
@@ -89,7 +105,8 @@ export async function startProvider(
       apiKeys: [API_KEY, 'previous-api-key'],
       s3: { endpoint: s3Server.endpoint, region: 'us-east-1', defaultBucket: 'pf-deliveries' },
       dataDir: '(unused: the engine is given)',
-      outbound: { allowPrivate, timeoutMs },
+      allowedBuckets,
+      outbound: { allowPrivate, timeoutMs, allowedPorts },
       maxBodyBytes,
       server: DEFAULT_SERVER_LIMITS,
     },

@@ -30,7 +30,7 @@ export function createApp({ config, store, logger, registry, dashboard }: Receiv
   const metrics = createReceiverMetrics(registry, store)
   // The webhook route first: it is the hot path, and should not walk the ops routes on every event.
   app.use(createWebhookRouter({ ...config, store, metrics, logger }))
-  app.use(createOpsRouter({ registry, ready: () => store.ping() }))
+  app.use(createOpsRouter({ registry, ready: () => store.ping(), logger }))
   app.get('/openapi.json', openApiRoute(receiverOpenApi(config.path)))
   if (dashboard) app.use(createQueueDashboard(dashboard.queue, dashboard.token))
   app.use((_req, res) => {

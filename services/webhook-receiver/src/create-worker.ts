@@ -34,7 +34,7 @@ export function createWorker(
   })
   const ready = async () => void (await connection.ping())
   const app = express()
-  app.use(createOpsRouter({ registry, ready }))
+  app.use(createOpsRouter({ registry, ready, logger }))
   return {
     app,
     ready,

@@ -2,7 +2,6 @@ import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'nod
 import { Agent as HttpAgent } from 'node:http'
 import { Agent as HttpsAgent } from 'node:https'
 import axios, { type AxiosInstance } from 'axios'
-import { OutboundUrlError } from '../errors'
 import { isPublicAddress } from '../outbound/is-public-address'
 
 type LookupCallback = (
@@ -19,12 +18,10 @@ function publicOnlyLookup(hostname: string, options: LookupOptions, callback: Lo
   dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
     if (error) return callback(error, [])
     const refused = addresses.find((entry) => !isPublicAddress(entry.address))
-    if (refused) {
-      return callback(
-        new OutboundUrlError(`${hostname} resolves to a non-public address (${refused.address})`),
-        [],
-      )
-    }
+    // Not an OutboundUrlError: its text would reach the caller, and what a name resolves to is not theirs to
+    // learn (a DNS oracle). The address is in the log line of the failed query.
+    if (refused)
+      return callback(new Error(`${hostname} resolves to a non-public address (${refused.address})`), [])
     if (options.all) return callback(null, addresses)
     const first = addresses[0] as LookupAddress
     return callback(null, first.address, first.family)

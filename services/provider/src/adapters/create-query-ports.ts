@@ -11,7 +11,7 @@ export interface QueryPortsOptions {
   /** The outbound client (`createOutboundClient`): time-outs, no redirects, no private targets. */
   http: AxiosInstance
   defaultBucket: string
-  outbound: { allowPrivate: boolean; timeoutMs: number }
+  outbound: { allowPrivate: boolean; timeoutMs: number; allowedPorts?: readonly number[] }
   logger: Logger
 }
 
@@ -27,7 +27,7 @@ export function createQueryPorts({
     deliver(mechanism, envelope, results) {
       switch (mechanism) {
         case 'pf_s3_sync':
-          return deliverToS3(s3, envelope.delivery, envelope.queryId, defaultBucket, results)
+          return deliverToS3(s3, envelope.delivery, envelope.queryId, defaultBucket, results, outbound)
         case 'webhook':
           return deliverByWebhook(http, envelope.delivery, results, outbound)
       }

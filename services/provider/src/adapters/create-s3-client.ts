@@ -4,14 +4,22 @@ export interface S3ClientOptions {
   endpoint?: string
   region: string
   credentials?: { accessKeyId: string; secretAccessKey: string }
+  /** Limit of connecting and of each request (`OUTBOUND_TIMEOUT_MS`): a hung store fails the query instead. */
+  timeoutMs?: number
 }
 
 /**
- * An S3 client for any S3-compatible store: path-style addressing (`http://host/bucket/key`), and checksums
- * only where S3 requires them. Recent SDKs otherwise stream uploads as `aws-chunked` with checksum trailers,
- * which several S3-compatible servers do not understand. Without `credentials` the SDK's own chain is used.
+ * An S3 client for any S3-compatible store: path-style addressing (`http://host/bucket/key`), checksums only
+ * where S3 requires them (recent SDKs otherwise stream uploads as `aws-chunked` with checksum trailers, which
+ * several S3-compatible servers do not understand), connection and request time-outs, and the SDK's own
+ * retries capped at 2 attempts so they fit the time-out. Without `credentials` the SDK's own chain is used.
  */
-export function createS3Client({ endpoint, region, credentials }: S3ClientOptions): S3Client {
+export function createS3Client({
+  endpoint,
+  region,
+  credentials,
+  timeoutMs = 10_000,
+}: S3ClientOptions): S3Client {
   return new S3Client({
     endpoint,
     region,
@@ -19,5 +27,7 @@ export function createS3Client({ endpoint, region, credentials }: S3ClientOption
     forcePathStyle: true,
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
+    maxAttempts: 2,
+    requestHandler: { connectionTimeout: timeoutMs, requestTimeout: timeoutMs },
   })
 }

@@ -1,5 +1,6 @@
 import type { AxiosInstance } from 'axios'
 import type { DeliveryResult, DeliverySpec } from '@pf/schemas'
+import { OutboundUrlError } from '../errors'
 import { checkOutboundUrl } from '../outbound/check-outbound-url'
 
 /**
@@ -10,10 +11,14 @@ export async function deliverByWebhook(
   http: AxiosInstance,
   delivery: DeliverySpec | null | undefined,
   results: readonly unknown[],
-  { allowPrivate, timeoutMs }: { allowPrivate: boolean; timeoutMs: number },
+  {
+    allowPrivate,
+    allowedPorts,
+    timeoutMs,
+  }: { allowPrivate: boolean; allowedPorts?: readonly number[]; timeoutMs: number },
 ): Promise<DeliveryResult> {
-  if (!delivery?.url) throw new Error('delivery.url is required for webhook delivery')
-  const url = checkOutboundUrl(delivery.url, 'delivery.url', { allowPrivate })
+  if (!delivery?.url) throw new OutboundUrlError('delivery.url is required for webhook delivery')
+  const url = checkOutboundUrl(delivery.url, 'delivery.url', { allowPrivate, allowedPorts })
   const response = await http.post(url.href, JSON.stringify(results), {
     headers: { 'Content-Type': 'application/json' },
     signal: AbortSignal.timeout(timeoutMs),

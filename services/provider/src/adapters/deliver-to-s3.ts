@@ -12,7 +12,8 @@ function* jsonArray(results: readonly unknown[]): Generator<string> {
 
 /**
  * Object delivery (`pf_s3_sync`): the results' JSON at `<s3KeyPrefix><queryId>.json` in the envelope's bucket
- * or the default one, as `application/json`, streamed through a multipart upload when large.
+ * or the default one, as `application/json`, streamed through a multipart upload when large. The whole upload
+ * is aborted after `timeoutMs` (each request also has the client's own time-out): a hung store fails the query.
  */
 export async function deliverToS3(
   s3: S3Client,
@@ -20,9 +21,10 @@ export async function deliverToS3(
   queryId: string,
   defaultBucket: string,
   results: readonly unknown[],
+  { timeoutMs }: { timeoutMs: number },
 ): Promise<DeliveryResult> {
   const { bucket, key, reference } = resolveS3Target(delivery, queryId, defaultBucket)
-  await new Upload({
+  const upload = new Upload({
     client: s3,
     params: {
       Bucket: bucket,
@@ -30,6 +32,12 @@ export async function deliverToS3(
       Body: Readable.from(jsonArray(results)),
       ContentType: 'application/json',
     },
-  }).done()
+  })
+  const timer = setTimeout(() => void upload.abort().catch(() => {}), timeoutMs)
+  try {
+    await upload.done()
+  } finally {
+    clearTimeout(timer)
+  }
   return { mechanism: 'pf_s3_sync', reference, statusCode: null }
 }

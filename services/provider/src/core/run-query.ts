@@ -5,6 +5,7 @@ import {
   type DeliveryResult,
   type QueryEnvelope,
 } from '@pf/schemas'
+import { ProviderError } from '../errors'
 import type { ProviderMetrics } from '../metrics'
 import type { QueryPorts } from './query-ports'
 
@@ -41,8 +42,9 @@ async function sendCallback(
 
 /**
  * Runs a validated query in the spec's order: search, deliver, post the callback, then answer. Any exception
- * in search or delivery becomes a `failed` callback (recordCount 0, the error text) and a 500
- * `{error, queryId}`; the callback is always posted before the answer is returned.
+ * in search or delivery becomes a `failed` callback (recordCount 0, a generic error text: "delivery failed",
+ * with the reason only for the provider's own refusals) and a 500 `{error, queryId}`; the callback is always
+ * posted before the answer is returned.
  */
 export async function runQuery(
   endpoint: SearchEndpoint,
@@ -80,8 +82,13 @@ export async function runQuery(
     }
   } catch (error) {
     const executionTimeMs = elapsed()
-    const message = `${stage} failed: ${(error as Error)?.message ?? String(error)}`
-    deps.logger.warn({ queryId, endpoint, err: { message } }, 'query failed')
+    // Only our own refusals are told to the caller; a dependency's text (addresses, resolver answers, store
+    // errors) stays in the log.
+    const message = error instanceof ProviderError ? `${stage} failed: ${error.message}` : `${stage} failed`
+    deps.logger.warn(
+      { queryId, endpoint, err: { message: (error as Error)?.message ?? String(error) } },
+      'query failed',
+    )
     await sendCallback(
       envelope,
       { queryId, status: 'failed', recordCount: 0, executionTimeMs, error: message },
