@@ -19,6 +19,8 @@ export interface ProviderConfig {
   allowedBuckets?: string[]
   outbound: { allowPrivate: boolean; timeoutMs: number; allowedPorts?: number[] }
   maxBodyBytes: number
+  /** Longest one sanctions search may run (`SEARCH_TIME_BUDGET_MS`). */
+  searchBudgetMs: number
   /** HTTP time-outs, connection cap and drain time (`HTTP_*`, `SHUTDOWN_DRAIN_MS`). */
   server: ServerLimits
 }
@@ -67,6 +69,7 @@ export function loadProviderConfig(source: Env): ProviderConfig {
       allowedPorts: readPorts(env.list('OUTBOUND_ALLOWED_PORTS'), env.problem),
     },
     maxBodyBytes: env.int('PROVIDER_MAX_BODY_BYTES', { default: 256 * 1024, min: 1024 }),
+    searchBudgetMs: env.int('SEARCH_TIME_BUDGET_MS', { default: 2000, min: 10, max: 60_000 }),
     server,
   }
   env.done()

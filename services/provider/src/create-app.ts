@@ -15,6 +15,7 @@ export interface ProviderAppDeps {
     allowPrivate: boolean
     allowedPorts?: readonly number[]
     maxBodyBytes: number
+    searchBudgetMs: number
     s3: { defaultBucket: string; allowedBuckets?: readonly string[] }
   }
   engine: SearchEngine
@@ -50,6 +51,7 @@ export function createApp({
       allowPrivate: config.allowPrivate,
       allowedPorts: config.allowedPorts,
       s3: config.s3,
+      searchBudgetMs: config.searchBudgetMs,
       ports,
       logger,
       metrics,

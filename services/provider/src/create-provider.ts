@@ -52,6 +52,7 @@ export function createProvider(
       allowPrivate: config.outbound.allowPrivate,
       allowedPorts: config.outbound.allowedPorts,
       maxBodyBytes: config.maxBodyBytes,
+      searchBudgetMs: config.searchBudgetMs,
       s3: { defaultBucket: config.s3.defaultBucket, allowedBuckets: config.allowedBuckets },
     },
     engine: search,

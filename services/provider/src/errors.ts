@@ -1,7 +1,7 @@
 import { ServiceError } from '@pf/service-kit'
 
 export type ProviderErrorCode =
-  'ERR_API_KEY' | 'ERR_INVALID_ENVELOPE' | 'ERR_INVALID_PARAMETERS' | 'ERR_OUTBOUND_URL'
+  'ERR_API_KEY' | 'ERR_INVALID_ENVELOPE' | 'ERR_INVALID_PARAMETERS' | 'ERR_OUTBOUND_URL' | 'ERR_SEARCH_BUDGET'
 
 /** Base of the provider's errors; their HTTP statuses are in `http-status.ts`. */
 export abstract class ProviderError extends ServiceError<ProviderErrorCode> {}
@@ -30,4 +30,9 @@ export class InvalidParametersError extends ProviderError {
  */
 export class OutboundUrlError extends ProviderError {
   readonly code = 'ERR_OUTBOUND_URL'
+}
+
+/** A search ran past its time budget (`SEARCH_TIME_BUDGET_MS`): a failed query, said as such. */
+export class SearchBudgetError extends ProviderError {
+  readonly code = 'ERR_SEARCH_BUDGET'
 }

@@ -6,4 +6,6 @@ export const PROVIDER_HTTP_STATUS: Readonly<Record<ProviderErrorCode, number>> =
   ERR_INVALID_ENVELOPE: 400,
   ERR_INVALID_PARAMETERS: 400,
   ERR_OUTBOUND_URL: 400,
+  // Raised inside a query: it becomes the failed callback and the 500 of the spec's fourth row.
+  ERR_SEARCH_BUDGET: 500,
 }

@@ -14,6 +14,7 @@ const { app } = createProvider(
     dataDir: SAMPLE_DATA_DIR,
     outbound: { allowPrivate: false, timeoutMs: 1000 },
     maxBodyBytes: 2048,
+    searchBudgetMs: 2000,
     server: DEFAULT_SERVER_LIMITS,
   },
   {

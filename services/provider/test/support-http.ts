@@ -108,6 +108,7 @@ export async function startProvider(
       allowedBuckets,
       outbound: { allowPrivate, timeoutMs, allowedPorts },
       maxBodyBytes,
+      searchBudgetMs: 2000,
       server: DEFAULT_SERVER_LIMITS,
     },
     {

@@ -40,6 +40,8 @@ export interface SearchRouterOptions extends QueryDeps {
   allowPrivate: boolean
   /** Ports outbound URLs may use (OUTBOUND_ALLOWED_PORTS); unset: any. */
   allowedPorts?: readonly number[]
+  /** Longest a sanctions search may run (SEARCH_TIME_BUDGET_MS). */
+  searchBudgetMs: number
   /** Object delivery's default bucket and the buckets a query may name (S3_ALLOWED_BUCKETS; unset: any). */
   s3: { defaultBucket: string; allowedBuckets?: readonly string[] }
 }
@@ -50,6 +52,7 @@ export function createSearchRouter({
   allowPrivate,
   allowedPorts,
   s3,
+  searchBudgetMs,
   ...deps
 }: SearchRouterOptions): Router {
   const router = Router()
@@ -79,6 +82,8 @@ export function createSearchRouter({
     })
 
   route('companies', validateCompaniesParameters, (parameters) => engine.searchCompanies(parameters))
-  route('sanctions', validateSanctionsParameters, (parameters) => engine.searchSanctions(parameters))
+  route('sanctions', validateSanctionsParameters, (parameters) =>
+    engine.searchSanctions(parameters, { deadline: Date.now() + searchBudgetMs }),
+  )
   return router
 }

@@ -1,4 +1,5 @@
-// Letters NFKD does not decompose into a base letter plus a mark.
+// Letters NFKD does not decompose into a base letter plus a mark (their capitals are lower-cased first:
+// Æ Ø Ł Đ Þ Œ; İ decomposes to I plus a dot, ı is here).
 const SPECIAL: Record<string, string> = {
   ß: 'ss',
   æ: 'ae',
@@ -12,7 +13,11 @@ const SPECIAL: Record<string, string> = {
 }
 const SPECIAL_PATTERN = new RegExp(`[${Object.keys(SPECIAL).join('')}]`, 'g')
 
-/** Lower-case, accent-free form of a text: "Société Générale" → "societe generale", "Straße" → "strasse". */
+/**
+ * Lower-case, accent-free form of a text, the one folding of names, aliases, queries and countries:
+ * "Société Générale" → "societe generale", "Straße" → "strasse", "ÆROCARIBBEAN" → "aerocaribbean",
+ * "Łaurin" → "laurin", "İstanbul" → "istanbul".
+ */
 export function foldText(text: string): string {
   return text
     .normalize('NFKD')

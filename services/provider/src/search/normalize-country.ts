@@ -1,5 +1,6 @@
 import countries from 'i18n-iso-countries'
 import english from 'i18n-iso-countries/langs/en.json'
+import { foldText } from './fold-text'
 
 countries.registerLocale(english)
 
@@ -36,6 +37,8 @@ const ALIASES: Record<string, string> = {
   'vatican city': 'VA',
 }
 
+// Bounded: every distinct string a caller sends would otherwise stay here forever.
+const CACHE_LIMIT = 4096
 const cache = new Map<string, string | null>()
 
 /**
@@ -47,10 +50,7 @@ export function normalizeCountry(input: string | null | undefined): string | nul
   const cached = cache.get(input)
   if (cached !== undefined) return cached
   const trimmed = input.trim()
-  const key = trimmed
-    .normalize('NFKD')
-    .replace(/\p{M}/gu, '')
-    .toLowerCase()
+  const key = foldText(trimmed)
     .replace(/[^a-z]+/g, ' ')
     .trim()
   let code: string | null = null
@@ -59,6 +59,7 @@ export function normalizeCountry(input: string | null | undefined): string | nul
   code ??=
     ALIASES[key] ?? countries.getAlpha2Code(trimmed, 'en') ?? countries.getAlpha2Code(key, 'en') ?? null
   if (code === null && key.endsWith(' the')) code = countries.getAlpha2Code(key.slice(0, -4), 'en') ?? null
+  if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value as string)
   cache.set(input, code)
   return code
 }

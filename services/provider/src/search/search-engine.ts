@@ -24,8 +24,10 @@ export class SearchEngine {
     return this.companies.search({ ...parameters, limit: parameters.limit ?? SEARCH_DEFAULTS.companiesLimit })
   }
 
-  searchSanctions(parameters: SanctionsParameters) {
+  /** `deadline`: epoch ms after which the search stops with `SearchBudgetError`. */
+  searchSanctions(parameters: SanctionsParameters, { deadline }: { deadline?: number } = {}) {
     return this.sanctions.search({
+      deadline,
       name: parameters.name,
       country: parameters.country,
       threshold: parameters.threshold ?? SEARCH_DEFAULTS.sanctionsThreshold,
