@@ -5,8 +5,11 @@ import { withTimeout } from './with-timeout'
 
 export interface OpsRouterOptions {
   registry: Registry
-  /** Resolves when the service's dependencies answer; rejects (with a reason) when they do not. */
-  ready: () => Promise<void>
+  /**
+   * Resolves when the service's dependencies answer (optionally with details for the answer, e.g. the data it
+   * serves); rejects (with a reason) when they do not.
+   */
+  ready: () => Promise<void | Record<string, unknown>>
   /** Longest wait for `ready` before answering 503. */
   readyTimeoutMs?: number
   /** Where the reason of a failed readiness check goes: the answer itself says only that it failed. */
@@ -30,8 +33,8 @@ export function createOpsRouter({
   })
   router.get('/ready', async (_req, res) => {
     try {
-      await withTimeout(ready(), readyTimeoutMs, 'readiness check')
-      res.json({ status: 'ready' })
+      const details = await withTimeout(ready(), readyTimeoutMs, 'readiness check')
+      res.json({ status: 'ready', ...(details ?? {}) })
     } catch (error) {
       logger?.warn({ err: { message: (error as Error).message } }, 'readiness check failed')
       res.status(503).json({ status: 'not ready', error: 'a dependency does not answer' })

@@ -15,6 +15,12 @@ export interface ProviderConfig {
   apiKeys: string[]
   s3: { endpoint?: string; region: string; defaultBucket: string }
   dataDir: string
+  sanctions: {
+    /** `SANCTIONS_SOURCES`: folders, files or URLs of lists; undefined: the lists in `dataDir`. */
+    sources?: string[]
+    /** `SANCTIONS_REFRESH_INTERVAL` in ms; undefined: `off`. */
+    refreshIntervalMs?: number
+  }
   /** Buckets a query may name (`S3_ALLOWED_BUCKETS`); undefined: any. */
   allowedBuckets?: string[]
   outbound: { allowPrivate: boolean; timeoutMs: number; allowedPorts?: number[] }
@@ -62,6 +68,10 @@ export function loadProviderConfig(source: Env): ProviderConfig {
       defaultBucket: env.string('S3_DEFAULT_BUCKET', 'pf-deliveries'),
     },
     dataDir: env.string('PROVIDER_DATA_DIR', SAMPLE_DATA_DIR),
+    sanctions: {
+      sources: env.list('SANCTIONS_SOURCES').length > 0 ? env.list('SANCTIONS_SOURCES') : undefined,
+      refreshIntervalMs: readInterval(env.string('SANCTIONS_REFRESH_INTERVAL', 'off'), env.problem),
+    },
     allowedBuckets: env.list('S3_ALLOWED_BUCKETS').length > 0 ? env.list('S3_ALLOWED_BUCKETS') : undefined,
     outbound: {
       allowPrivate: env.bool('OUTBOUND_ALLOW_PRIVATE', false),
@@ -83,4 +93,20 @@ function readPorts(listed: string[], problem: (message: string) => void): number
   if (ports.some((port) => !Number.isInteger(port) || port < 1 || port > 65535))
     problem(`OUTBOUND_ALLOWED_PORTS must be a comma list of ports 1-65535 (got "${listed.join(',')}")`)
   return ports
+}
+
+const UNIT_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }
+
+/** `SANCTIONS_REFRESH_INTERVAL`: `off`, or a duration such as `30m`, `12h`, `1d` (at least a minute). */
+function readInterval(text: string, problem: (message: string) => void): number | undefined {
+  if (text === 'off') return undefined
+  const match = /^(\d+)\s*([smhd])$/.exec(text.trim())
+  const ms = match ? Number(match[1]) * (UNIT_MS[match[2] as string] as number) : Number.NaN
+  if (!(ms >= 60_000)) {
+    problem(
+      `SANCTIONS_REFRESH_INTERVAL must be "off" or a duration of a minute or more such as 30m, 12h, 1d (got "${text}")`,
+    )
+    return undefined
+  }
+  return ms
 }

@@ -20,8 +20,8 @@ export interface ProviderAppDeps {
   }
   engine: SearchEngine
   ports: QueryPorts
-  /** Resolves when the provider's dependencies (the default bucket) answer. */
-  ready: () => Promise<void>
+  /** Resolves when the provider's dependencies (the default bucket) answer, with what `/ready` reports. */
+  ready: () => Promise<void | Record<string, unknown>>
   logger: Logger
   registry: Registry
   metrics: ProviderMetrics
@@ -45,6 +45,14 @@ export function createApp({
   app.use(createOpsRouter({ registry, ready, logger }))
   app.get('/openapi.json', openApiRoute(providerOpenApi))
   app.use('/api', requireApiKey(config.apiKeys), express.json({ limit: config.maxBodyBytes }))
+  // What the screening runs on: per list its name, source, records, content hash and load time.
+  app.get('/api/lists', (_req, res) => {
+    const { lastRefresh } = engine.lists
+    res.json({
+      lists: engine.lists.current().lists,
+      lastRefresh: lastRefresh ? { ok: lastRefresh.ok, at: lastRefresh.at } : null,
+    })
+  })
   app.use(
     createSearchRouter({
       engine,

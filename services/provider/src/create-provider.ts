@@ -9,12 +9,17 @@ import type { ProviderConfig } from './config'
 import { createApp } from './create-app'
 import { loadDatasets } from './datasets/load-datasets'
 import { createProviderMetrics } from './metrics'
+import type { ListInfo, RefreshOutcome, SanctionsLists } from './lists/sanctions-lists'
 import { SearchEngine } from './search/search-engine'
 
 export interface Provider {
   app: Express
   /** Resolves when the default bucket answers. */
   ready(): Promise<void>
+  /** Reloads the sanctions lists and swaps the index (see `SanctionsLists.refresh`). */
+  refreshLists(): Promise<RefreshOutcome>
+  /** The lists in use. */
+  lists(): ListInfo[]
   /** Releases what the provider holds (the S3 client's sockets); the HTTP server is the caller's. */
   close(): Promise<void>
 }
@@ -26,19 +31,23 @@ export interface ProviderAdapters {
   engine?: SearchEngine
   /** Default: from `config.s3`, with credentials from the SDK's own chain. */
   s3?: S3Client
+  /** The sanctions lists (`SANCTIONS_SOURCES`, loaded by the caller); default: the datasets' sanctions entries. */
+  lists?: SanctionsLists
 }
 
 /** The whole provider from its configuration: datasets and indexes, S3 and HTTP adapters, metrics, app. */
 export function createProvider(
   config: ProviderConfig,
-  { logger, registry, engine, s3 }: ProviderAdapters,
+  { logger, registry, engine, s3, lists }: ProviderAdapters,
 ): Provider {
-  const search = engine ?? buildEngine(config.dataDir, logger)
+  const search = engine ?? buildEngine(config.dataDir, logger, lists)
   // Credentials come from the SDK's own chain (AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY, profiles, roles).
   const store = s3 ?? createS3Client({ ...config.s3, timeoutMs: config.outbound.timeoutMs })
   const metricsRegistry = registry ?? createMetricsRegistry('pf_provider')
-  const ready = async () =>
-    void (await store.send(new HeadBucketCommand({ Bucket: config.s3.defaultBucket })))
+  const ready = async () => {
+    await store.send(new HeadBucketCommand({ Bucket: config.s3.defaultBucket }))
+    return { lists: search.lists.current().lists }
+  }
   const ports = createQueryPorts({
     s3: store,
     http: createOutboundClient(config.outbound),
@@ -64,17 +73,19 @@ export function createProvider(
   })
   return {
     app,
-    ready,
+    ready: async () => void (await ready()),
+    refreshLists: () => search.lists.refresh(),
+    lists: () => search.lists.current().lists,
     close: async () => {
       if (!s3) store.destroy()
     },
   }
 }
 
-function buildEngine(dataDir: string, logger: Logger): SearchEngine {
+function buildEngine(dataDir: string, logger: Logger, lists?: SanctionsLists): SearchEngine {
   const started = performance.now()
   const datasets = loadDatasets(dataDir)
-  const engine = SearchEngine.build(datasets)
+  const engine = SearchEngine.build(datasets, lists)
   logger.info(
     { dataDir, sources: datasets.sources, ms: Math.round(performance.now() - started) },
     'datasets loaded and indexed',

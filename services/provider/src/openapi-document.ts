@@ -60,6 +60,17 @@ function search(kind: 'companies' | 'sanctions'): OpenApiOperation {
   }
 }
 
+/** Screening answers: the versions of the sanctions lists the search ran on. */
+const lists = {
+  type: 'array',
+  items: {
+    type: 'object',
+    properties: { name: { type: 'string' }, sha256: { type: 'string' } },
+    required: ['name', 'sha256'],
+    additionalProperties: false,
+  },
+}
+
 /** The provider's OpenAPI 3.1 document, served at /openapi.json. */
 export const providerOpenApi = buildOpenApiDocument({
   title: 'pf data provider',
@@ -77,7 +88,7 @@ export const providerOpenApi = buildOpenApiDocument({
     CallbackPayload: CallbackPayloadSchema,
     InlineAnswer: {
       type: 'object',
-      properties: { ...counts, results: { type: 'array', items: { type: 'object' } } },
+      properties: { ...counts, lists, results: { type: 'array', items: { type: 'object' } } },
       required: ['queryId', 'recordCount', 'executionTimeMs', 'results'],
       additionalProperties: false,
     },
@@ -85,6 +96,7 @@ export const providerOpenApi = buildOpenApiDocument({
       type: 'object',
       properties: {
         ...counts,
+        lists,
         delivery: {
           type: 'object',
           properties: { mechanism: { enum: ['pf_s3_sync', 'webhook'] }, reference: { type: 'string' } },

@@ -15,6 +15,7 @@ const { app } = createProvider(
     outbound: { allowPrivate: false, timeoutMs: 1000 },
     maxBodyBytes: 2048,
     searchBudgetMs: 2000,
+    sanctions: {},
     server: DEFAULT_SERVER_LIMITS,
   },
   {

@@ -109,6 +109,7 @@ export async function startProvider(
       outbound: { allowPrivate, timeoutMs, allowedPorts },
       maxBodyBytes,
       searchBudgetMs: 2000,
+      sanctions: {},
       server: DEFAULT_SERVER_LIMITS,
     },
     {

@@ -1,16 +1,40 @@
-import { createLogger, listen, onShutdownSignal, runMain } from '@pf/service-kit'
+import { createLogger, listen, onShutdownSignal, runMain, type Logger } from '@pf/service-kit'
 import { DEMO_API_KEY } from '@pf/schemas'
-import { loadProviderConfig } from '../config'
+import { loadProviderConfig, type ProviderConfig } from '../config'
 import { createProvider } from '../create-provider'
+import { SanctionsLists } from '../lists/sanctions-lists'
+
+/**
+ * The sanctions lists to screen against: `SANCTIONS_SOURCES`, or the lists in `PROVIDER_DATA_DIR` (none there:
+ * the engine keeps the datasets' own entries, and there is nothing to refresh).
+ */
+async function loadLists(config: ProviderConfig, logger: Logger): Promise<SanctionsLists | undefined> {
+  const options = { timeoutMs: 120_000, maxBytes: 512 * 1024 * 1024, logger }
+  if (config.sanctions.sources) return SanctionsLists.load(config.sanctions.sources, options)
+  try {
+    return await SanctionsLists.load([config.dataDir], options)
+  } catch {
+    return undefined
+  }
+}
 
 runMain('provider', async () => {
   const config = loadProviderConfig(process.env)
   const logger = createLogger({ name: 'provider', level: config.logLevel })
-  const provider = createProvider(config, { logger })
+  const lists = await loadLists(config, logger)
+  const provider = createProvider(config, { logger, lists })
   const server = await listen(provider.app, { port: config.port, limits: config.server })
+  // Fresh lists: on a schedule and on SIGHUP; a failed refresh keeps the lists in use (and is logged).
+  const refresh = () => void provider.refreshLists()
+  const timer = config.sanctions.refreshIntervalMs
+    ? setInterval(refresh, config.sanctions.refreshIntervalMs)
+    : undefined
+  timer?.unref()
+  process.on('SIGHUP', refresh)
   onShutdownSignal(
     logger,
     async () => {
+      if (timer) clearInterval(timer)
       await server.close()
       await provider.close()
     },
@@ -22,6 +46,7 @@ runMain('provider', async () => {
       url: server.url,
       s3Endpoint: config.s3.endpoint ?? 'AWS',
       demoKey: config.apiKeys.includes(DEMO_API_KEY),
+      lists: provider.lists().map(({ name, records, sha256 }) => ({ name, records, sha256 })),
     },
     'provider listening',
   )

@@ -17,6 +17,12 @@ export interface QueryDeps {
   metrics: ProviderMetrics
 }
 
+/** What a search gives: its results, and for screening the versions of the lists it searched. */
+export interface SearchOutcome {
+  results: unknown[]
+  lists?: { name: string; sha256: string }[]
+}
+
 export interface QueryAnswer {
   status: 200 | 500
   body: Record<string, unknown>
@@ -49,7 +55,7 @@ async function sendCallback(
 export async function runQuery(
   endpoint: SearchEndpoint,
   envelope: QueryEnvelope,
-  search: () => unknown[],
+  search: () => SearchOutcome,
   deps: QueryDeps,
 ): Promise<QueryAnswer> {
   const { queryId } = envelope
@@ -59,7 +65,7 @@ export async function runQuery(
   const stopTimer = deps.metrics.queryDuration.startTimer({ endpoint })
   let stage = 'search'
   try {
-    const results = search()
+    const { results, lists } = search()
     stage = 'delivery'
     const delivery: DeliveryResult =
       mechanism === 'inline'
@@ -72,7 +78,8 @@ export async function runQuery(
       deps,
     )
     deps.metrics.queries.inc({ endpoint, mechanism, status: 'delivered' })
-    const base = { queryId, recordCount: results.length, executionTimeMs }
+    // Screening answers name the list versions they were computed on.
+    const base = { queryId, recordCount: results.length, executionTimeMs, ...(lists ? { lists } : {}) }
     return {
       status: 200,
       body:

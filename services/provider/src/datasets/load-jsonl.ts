@@ -4,7 +4,11 @@ import { countryName, normalizeCountry } from '../search/normalize-country'
 import type { Company, SanctionEntry, SanctionEntryType } from './records'
 
 function readLines(path: string): Record<string, unknown>[] {
-  return readFileSync(path, 'utf8')
+  return parseLines(readFileSync(path, 'utf8'), basename(path))
+}
+
+function parseLines(content: string, source: string): Record<string, unknown>[] {
+  return content
     .split('\n')
     .map((line, index) => [line.trim(), index + 1] as const)
     .filter(([line]) => line.length > 0)
@@ -12,7 +16,7 @@ function readLines(path: string): Record<string, unknown>[] {
       try {
         return JSON.parse(line) as Record<string, unknown>
       } catch {
-        throw new Error(`${basename(path)} line ${number} is not JSON`)
+        throw new Error(`${source} line ${number} is not JSON`)
       }
     })
 }
@@ -45,8 +49,12 @@ export function loadCompaniesJsonl(path: string): Company[] {
  * line; `id` and `name` required, `countries` as names or codes.
  */
 export function loadSanctionsJsonl(path: string): SanctionEntry[] {
-  const source = basename(path)
-  return readLines(path).map((line, index) => {
+  return parseSanctionsJsonl(readFileSync(path, 'utf8'), basename(path))
+}
+
+/** `loadSanctionsJsonl` on text already read (a file fetched from a URL, say). */
+export function parseSanctionsJsonl(content: string, source: string): SanctionEntry[] {
+  return parseLines(content, source).map((line, index) => {
     const id = text(line.id)
     const name = text(line.name)
     if (!id || !name) throw new Error(`${source} record ${index + 1} needs an id and a name`)

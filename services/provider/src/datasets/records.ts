@@ -23,6 +23,8 @@ export interface SanctionEntry {
   countries: string[]
   remarks: string | null
   source: string
+  /** The list it comes from (`ofac-sdn`, `ofac-consolidated`, a JSON Lines file's name), once lists are loaded. */
+  list?: string
 }
 
 export interface Datasets {

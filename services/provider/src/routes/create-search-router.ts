@@ -11,7 +11,7 @@ import {
 import { InvalidEnvelopeError, InvalidParametersError, OutboundUrlError } from '../errors'
 import { checkOutboundUrl } from '../outbound/check-outbound-url'
 import { queryIdProblem, s3DeliveryProblem } from '../core/check-envelope'
-import { runQuery, type QueryDeps } from '../core/run-query'
+import { runQuery, type QueryDeps, type SearchOutcome } from '../core/run-query'
 import type { SearchEngine } from '../search/search-engine'
 
 /** Spec, query-processing table, first row: queryId or callbackUrl missing → 400 `{error}`, no callback. */
@@ -59,7 +59,7 @@ export function createSearchRouter({
   const route = <P>(
     endpoint: 'companies' | 'sanctions',
     validate: (parameters: unknown) => ValidationResult<P>,
-    search: (parameters: P) => unknown[],
+    search: (parameters: P) => SearchOutcome,
   ) =>
     router.post(`/api/search/${endpoint}`, async (req, res) => {
       const envelope = readEnvelope(req, { allowPrivate, allowedPorts })
@@ -81,7 +81,9 @@ export function createSearchRouter({
       res.status(answer.status).json(answer.body)
     })
 
-  route('companies', validateCompaniesParameters, (parameters) => engine.searchCompanies(parameters))
+  route('companies', validateCompaniesParameters, (parameters) => ({
+    results: engine.searchCompanies(parameters),
+  }))
   route('sanctions', validateSanctionsParameters, (parameters) =>
     engine.searchSanctions(parameters, { deadline: Date.now() + searchBudgetMs }),
   )

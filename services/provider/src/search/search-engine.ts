@@ -1,22 +1,44 @@
+import { createHash } from 'node:crypto'
 import type { CompaniesParameters, SanctionsParameters } from '@pf/schemas'
+import type { Logger } from '@pf/service-kit'
 import type { Datasets } from '../datasets/records'
+import { SanctionsLists, type ListVersion } from '../lists/sanctions-lists'
 import { CompaniesIndex } from './companies-index'
-import { SanctionsIndex } from './sanctions-index'
+import type { SanctionMatch } from './sanctions-index'
 
 /** Defaults for the parameters this kit adds to the spec's. */
 export const SEARCH_DEFAULTS = { companiesLimit: 100, sanctionsThreshold: 85, sanctionsLimit: 20 }
 
-/** Both searches over the datasets loaded at start. */
+const silent = { info() {}, error() {} } as unknown as Logger
+
+/** Both searches: companies over the datasets loaded at start, sanctions over the lists in use. */
 export class SearchEngine {
   private constructor(
     readonly companies: CompaniesIndex,
-    readonly sanctions: SanctionsIndex,
+    readonly lists: SanctionsLists,
   ) {}
 
-  static build(datasets: Pick<Datasets, 'companies' | 'sanctions'>): SearchEngine {
+  /**
+   * The engine of loaded datasets. Without `lists`, the datasets' sanctions entries are one list named
+   * `datasets`, its version a hash of its entries.
+   */
+  static build(datasets: Pick<Datasets, 'companies' | 'sanctions'>, lists?: SanctionsLists): SearchEngine {
     return new SearchEngine(
       CompaniesIndex.build(datasets.companies),
-      SanctionsIndex.build(datasets.sanctions),
+      lists ??
+        SanctionsLists.of(
+          [
+            {
+              name: 'datasets',
+              source: 'datasets',
+              records: datasets.sanctions.length,
+              sha256: createHash('sha256').update(JSON.stringify(datasets.sanctions)).digest('hex'),
+              loadedAt: new Date().toISOString(),
+              entries: datasets.sanctions,
+            },
+          ],
+          silent,
+        ),
     )
   }
 
@@ -24,14 +46,22 @@ export class SearchEngine {
     return this.companies.search({ ...parameters, limit: parameters.limit ?? SEARCH_DEFAULTS.companiesLimit })
   }
 
-  /** `deadline`: epoch ms after which the search stops with `SearchBudgetError`. */
-  searchSanctions(parameters: SanctionsParameters, { deadline }: { deadline?: number } = {}) {
-    return this.sanctions.search({
+  /**
+   * Screening on one snapshot of the lists (a refresh swapping them meanwhile does not mix versions); the
+   * answer names the versions it was computed on. `deadline`: epoch ms after which it stops (`SearchBudgetError`).
+   */
+  searchSanctions(
+    parameters: SanctionsParameters,
+    { deadline }: { deadline?: number } = {},
+  ): { results: SanctionMatch[]; lists: ListVersion[] } {
+    const { index, versions } = this.lists.current()
+    const results = index.search({
       deadline,
       name: parameters.name,
       country: parameters.country,
       threshold: parameters.threshold ?? SEARCH_DEFAULTS.sanctionsThreshold,
       limit: parameters.limit ?? SEARCH_DEFAULTS.sanctionsLimit,
     })
+    return { results, lists: versions }
   }
 }

@@ -1,0 +1,144 @@
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import {
+  createLogger,
+  createMetricsRegistry,
+  DEFAULT_SERVER_LIMITS,
+  listen,
+  type RunningServer,
+} from '@pf/service-kit'
+import { startS3Server, type S3ServerHandle } from '@pf/testkit/s3'
+import { createS3Client } from '../src/adapters/create-s3-client'
+import { createProvider, type Provider } from '../src/create-provider'
+import { SanctionsLists } from '../src/lists/sanctions-lists'
+import { API_KEY, query, startRecorder } from './support-http'
+import { sharedData } from './support-data'
+
+// Several lists at once, each hit naming its list, answers naming the versions they were computed on, and a
+// refresh that swaps the index atomically and keeps the previous one when a source fails.
+const logger = createLogger({ name: 'test', level: 'silent' })
+const options = { timeoutMs: 30_000, maxBytes: 64 * 1024 * 1024, logger }
+const jsonl = (...names: string[]) => names.map((name, i) => JSON.stringify({ id: `L${i}`, name })).join('\n')
+
+let store: S3ServerHandle
+let callbacks: Awaited<ReturnType<typeof startRecorder>>
+beforeAll(async () => {
+  store = await startS3Server({ buckets: ['pf-deliveries'] })
+  callbacks = await startRecorder()
+})
+afterAll(async () => {
+  await callbacks.close()
+  await store.stop()
+})
+
+async function start(lists: SanctionsLists): Promise<{ provider: Provider; server: RunningServer }> {
+  const provider = createProvider(
+    {
+      port: 0,
+      logLevel: 'silent',
+      apiKeys: [API_KEY],
+      s3: { endpoint: store.endpoint, region: 'us-east-1', defaultBucket: 'pf-deliveries' },
+      dataDir: join(__dirname, '..', 'data', 'sample'),
+      sanctions: {},
+      outbound: { allowPrivate: true, timeoutMs: 30_000 },
+      maxBodyBytes: 64 * 1024,
+      searchBudgetMs: 5000,
+      server: DEFAULT_SERVER_LIMITS,
+    },
+    {
+      logger,
+      lists,
+      registry: createMetricsRegistry('test'),
+      s3: createS3Client({ endpoint: store.endpoint, region: 'us-east-1', credentials: store.credentials }),
+    },
+  )
+  return { provider, server: await listen(provider.app, { port: 0, host: '127.0.0.1' }) }
+}
+const screen = (url: string, name: string) =>
+  query(url, 'sanctions', {
+    queryId: `l-${name}`,
+    callbackUrl: `${callbacks.url}/cb`,
+    parameters: { name, threshold: 90 },
+  })
+const listsOf = async (url: string) =>
+  (await (await fetch(`${url}/api/lists`, { headers: { 'x-pf-api-key': API_KEY } })).json()) as {
+    lists: { name: string; records: number; sha256: string; loadedAt: string; source: string }[]
+    lastRefresh: { ok: boolean } | null
+  }
+
+describe('several lists: OFAC SDN and the consolidated (non-SDN) list in OFAC CSV, and JSON Lines', () => {
+  it('screens against all of them, each hit naming its list, each answer naming the list versions', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pf-lists-'))
+    writeFileSync(join(dir, 'internal-sanctions.jsonl'), jsonl('ZEPHYRINE MARKETPLACE HOLDINGS'))
+    const lists = await SanctionsLists.load(
+      [sharedData('ofac-sdn-2021'), sharedData('ofac-consolidated'), dir],
+      options,
+    )
+    const { server } = await start(lists)
+    try {
+      const { lists: loaded } = await listsOf(server.url)
+      expect(loaded.map((l) => [l.name, l.records])).toEqual([
+        ['ofac-sdn', 8976],
+        ['ofac-consolidated', 442],
+        ['internal-sanctions', 1],
+      ])
+      expect(
+        loaded.every((l) => /^[0-9a-f]{64}$/.test(l.sha256) && !Number.isNaN(Date.parse(l.loadedAt))),
+      ).toBe(true)
+      const sdn = await screen(server.url, 'Banco Nacional de Cuba')
+      expect(sdn.body.results[0]).toMatchObject({ list: 'ofac-sdn' })
+      expect(sdn.body.lists).toEqual(loaded.map(({ name, sha256 }) => ({ name, sha256 })))
+      const consolidated = await screen(server.url, 'Haniya Ismail Abdul Salah')
+      expect(consolidated.body.results[0]).toMatchObject({ list: 'ofac-consolidated' })
+      const own = await screen(server.url, 'Zephyrine Marketplace Holdings')
+      expect(own.body.results[0]).toMatchObject({ list: 'internal-sanctions', score: 100 })
+      const ready = (await (await fetch(`${server.url}/ready`)).json()) as { lists: unknown[] }
+      expect(ready.lists).toHaveLength(3)
+    } finally {
+      await server.close()
+    }
+  })
+})
+
+describe('refresh (SANCTIONS_REFRESH_INTERVAL, SIGHUP): atomic swap, previous index kept on failure', () => {
+  it('swaps in a changed list, and keeps serving the previous one when the source breaks', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pf-lists-'))
+    const file = join(dir, 'watch-sanctions.jsonl')
+    writeFileSync(file, jsonl('QUIRINUS ABERNATHY'))
+    const lists = await SanctionsLists.load([dir], options)
+    const { provider, server } = await start(lists)
+    try {
+      const before = (await listsOf(server.url)).lists[0]!
+      expect((await screen(server.url, 'Quirinus Abernathy')).body.recordCount).toBe(1)
+
+      writeFileSync(file, jsonl('QUIRINUS ABERNATHY', 'OSWALDINE FERRAGAMO'))
+      expect(await provider.refreshLists()).toMatchObject({ ok: true })
+      const after = await listsOf(server.url)
+      expect(after.lists[0]).toMatchObject({ records: 2 })
+      expect(after.lists[0]!.sha256).not.toBe(before.sha256)
+      const found = await screen(server.url, 'Oswaldine Ferragamo')
+      expect(found.body.recordCount).toBe(1)
+      expect(found.body.lists).toEqual([{ name: 'watch-sanctions', sha256: after.lists[0]!.sha256 }])
+
+      writeFileSync(file, '{not json')
+      expect(await provider.refreshLists()).toMatchObject({ ok: false })
+      const kept = await listsOf(server.url)
+      expect(kept.lists[0]!.sha256).toBe(after.lists[0]!.sha256)
+      expect(kept.lastRefresh).toEqual({ ok: false, at: expect.any(String) })
+      expect((await screen(server.url, 'Oswaldine Ferragamo')).body.recordCount).toBe(1)
+    } finally {
+      await server.close()
+    }
+  })
+
+  it('needs the API key for /api/lists', async () => {
+    const lists = await SanctionsLists.load([sharedData('ofac-consolidated')], options)
+    const { server } = await start(lists)
+    try {
+      expect((await fetch(`${server.url}/api/lists`)).status).toBe(401)
+    } finally {
+      await server.close()
+    }
+  })
+})
