@@ -1,18 +1,10 @@
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import {
-  createLogger,
-  createMetricsRegistry,
-  DEFAULT_SERVER_LIMITS,
-  listen,
-  type RunningServer,
-} from '@pf/service-kit'
-import { startS3Server, type S3ServerHandle } from '@pf/testkit/s3'
-import { createS3Client } from '../src/adapters/create-s3-client'
-import { createProvider, type Provider } from '../src/create-provider'
+import { createLogger } from '@pf/service-kit'
+import type { S3ServerHandle } from '@pf/testkit/s3'
 import { SanctionsLists } from '../src/lists/sanctions-lists'
-import { API_KEY, query, startRecorder } from './support-http'
+import { API_KEY, query, startProvider, startRecorder, startStore } from './support-http'
 import { sharedData } from './support-data'
 
 // Several lists at once, each hit naming its list, answers naming the versions they were computed on, and a
@@ -24,7 +16,7 @@ const jsonl = (...names: string[]) => names.map((name, i) => JSON.stringify({ id
 let store: S3ServerHandle
 let callbacks: Awaited<ReturnType<typeof startRecorder>>
 beforeAll(async () => {
-  store = await startS3Server({ buckets: ['pf-deliveries'] })
+  store = await startStore()
   callbacks = await startRecorder()
 })
 afterAll(async () => {
@@ -32,28 +24,9 @@ afterAll(async () => {
   await store.stop()
 })
 
-async function start(lists: SanctionsLists): Promise<{ provider: Provider; server: RunningServer }> {
-  const provider = createProvider(
-    {
-      port: 0,
-      logLevel: 'silent',
-      apiKeys: [API_KEY],
-      s3: { endpoint: store.endpoint, region: 'us-east-1', defaultBucket: 'pf-deliveries' },
-      dataDir: join(__dirname, '..', 'data', 'sample'),
-      sanctions: {},
-      outbound: { allowPrivate: true, timeoutMs: 30_000 },
-      maxBodyBytes: 64 * 1024,
-      searchBudgetMs: 5000,
-      server: DEFAULT_SERVER_LIMITS,
-    },
-    {
-      logger,
-      lists,
-      registry: createMetricsRegistry('test'),
-      s3: createS3Client({ endpoint: store.endpoint, region: 'us-east-1', credentials: store.credentials }),
-    },
-  )
-  return { provider, server: await listen(provider.app, { port: 0, host: '127.0.0.1' }) }
+async function start(lists: SanctionsLists) {
+  const server = await startProvider(store, { lists })
+  return { server, provider: { refreshLists: () => lists.refresh() } }
 }
 const screen = (url: string, name: string) =>
   query(url, 'sanctions', {
@@ -98,6 +71,7 @@ describe('several lists: OFAC SDN and the consolidated (non-SDN) list in OFAC CS
       expect(ready.lists).toHaveLength(3)
     } finally {
       await server.close()
+      server.s3.destroy()
     }
   })
 })
@@ -130,6 +104,7 @@ describe('refresh (SANCTIONS_REFRESH_INTERVAL, SIGHUP): atomic swap, previous in
       expect((await screen(server.url, 'Oswaldine Ferragamo')).body.recordCount).toBe(1)
     } finally {
       await server.close()
+      server.s3.destroy()
     }
   })
 
@@ -140,6 +115,7 @@ describe('refresh (SANCTIONS_REFRESH_INTERVAL, SIGHUP): atomic swap, previous in
       expect((await fetch(`${server.url}/api/lists`)).status).toBe(401)
     } finally {
       await server.close()
+      server.s3.destroy()
     }
   })
 })

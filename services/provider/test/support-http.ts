@@ -13,6 +13,7 @@ import { createProvider } from '../src/create-provider'
 import { loadDatasets } from '../src/datasets/load-datasets'
 import { loadOfacCsv } from '../src/datasets/load-ofac-csv'
 import { createS3Client } from '../src/adapters/create-s3-client'
+import type { SanctionsLists } from '../src/lists/sanctions-lists'
 import { SearchEngine } from '../src/search/search-engine'
 import { sharedData } from './support-data'
 
@@ -82,6 +83,7 @@ export async function startProvider(
     allowedBuckets,
     allowedPorts,
     s3Endpoint = s3Server.endpoint,
+    lists,
   }: {
     allowPrivate?: boolean
     timeoutMs?: number
@@ -90,6 +92,8 @@ export async function startProvider(
     allowedPorts?: number[]
     /** Another S3 endpoint (a store that hangs, say). */
     s3Endpoint?: string
+    /** Sanctions lists to screen against instead of the shared 2021 SDN engine. */
+    lists?: SanctionsLists
   } = {},
 ): Promise<StartedProvider> {
   const s3 = createS3Client({
@@ -113,7 +117,7 @@ export async function startProvider(
       server: DEFAULT_SERVER_LIMITS,
     },
     {
-      engine: realDataEngine(),
+      engine: lists ? SearchEngine.build({ companies: [], sanctions: [] }, lists) : realDataEngine(),
       s3,
       logger: createLogger({ name: 'test', level: 'silent' }),
       registry: createMetricsRegistry('test'),

@@ -28,24 +28,12 @@ export interface SanctionMatch extends SanctionEntry {
   explanation: ScoreExplanation
 }
 
-const HISTOGRAM = 32
-/** Character counts by code modulo 32 (collisions only loosen the bound), capped at 255. */
-function histogram(text: string, into: Uint8Array, at: number): void {
-  for (let i = 0; i < text.length; i += 1) {
-    const slot = at + (text.charCodeAt(i) & 31)
-    if ((into[slot] as number) < 255) into[slot] = (into[slot] as number) + 1
-  }
-}
-
 /**
- * Upper bound of Jaro-Winkler(a, b) from character counts: at most the histogram intersection `m` of the
- * characters can match; Jaro is then at most (m/|a| + m/|b| + 1) / 3, and Winkler adds 0.1 per common prefix
- * character (up to 4).
+ * Jaro-Winkler of `a` and `b` at most, when at most `matches` characters can match: Jaro is then at most
+ * (m/|a| + m/|b| + 1) / 3 (no transposition), and Winkler adds 0.1 per common prefix character (up to 4).
  */
-function wholeBound(a: string, countsA: Uint8Array, b: string, counts: Uint8Array, at: number): number {
-  let m = 0
-  for (let k = 0; k < HISTOGRAM; k += 1) m += Math.min(countsA[k] as number, counts[at + k] as number)
-  m = Math.min(m, a.length, b.length)
+function boundFromMatches(matches: number, a: string, b: string): number {
+  const m = Math.min(matches, a.length, b.length)
   const jaroMax = (m / a.length + m / b.length + 1) / 3
   let prefix = 0
   while (
@@ -56,6 +44,24 @@ function wholeBound(a: string, countsA: Uint8Array, b: string, counts: Uint8Arra
   )
     prefix += 1
   return jaroMax + 0.1 * prefix * (1 - jaroMax)
+}
+
+const HISTOGRAM = 32
+/** Character counts by code modulo 32 (collisions only loosen the bound), capped at 255. */
+function histogram(text: string, into: Uint8Array, at: number): void {
+  for (let i = 0; i < text.length; i += 1) {
+    const slot = at + (text.charCodeAt(i) & 31)
+    if ((into[slot] as number) < 255) into[slot] = (into[slot] as number) + 1
+  }
+}
+
+/**
+ * Upper bound of Jaro-Winkler(a, b) from character counts: at most their histogram intersection can match.
+ */
+function wholeBound(a: string, countsA: Uint8Array, b: string, counts: Uint8Array, at: number): number {
+  let m = 0
+  for (let k = 0; k < HISTOGRAM; k += 1) m += Math.min(countsA[k] as number, counts[at + k] as number)
+  return boundFromMatches(m, a, b)
 }
 
 interface ListedName extends PreparedName {
@@ -73,24 +79,13 @@ function letterMask(text: string): number {
 }
 
 /**
- * Upper bound of Jaro-Winkler(a, b) without running it: at most `u` characters can match, where `u` counts the
- * characters of `a` whose letter occurs in `b` (capped by the shorter length); Jaro is then at most
- * (u/|a| + u/|b| + 1) / 3 (no transposition), and Winkler adds 0.1 per common prefix character (up to 4).
+ * Upper bound of Jaro-Winkler(a, b) without running it: at most the characters of `a` whose letter occurs in `b`
+ * can match.
  */
 function jaroWinklerBound(a: string, b: string, maskB: number): number {
   let u = 0
   for (let i = 0; i < a.length; i += 1) if (maskB & (1 << (a.charCodeAt(i) & 31))) u += 1
-  u = Math.min(u, a.length, b.length)
-  const jaroMax = (u / a.length + u / b.length + 1) / 3
-  let prefix = 0
-  while (
-    prefix < 4 &&
-    prefix < a.length &&
-    prefix < b.length &&
-    a.charCodeAt(prefix) === b.charCodeAt(prefix)
-  )
-    prefix += 1
-  return jaroMax + 0.1 * prefix * (1 - jaroMax)
+  return boundFromMatches(u, a, b)
 }
 
 /**
