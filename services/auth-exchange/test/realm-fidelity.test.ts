@@ -1,6 +1,5 @@
 import { deriveRealmPassword } from '@pf/idp-clients'
 import { createLogger, createMetricsRegistry } from '@pf/service-kit'
-import type { ExchangeConfig } from '../src/config'
 import { createExchange } from '../src/create-exchange'
 import {
   CLIENT_SECRET,
@@ -8,6 +7,7 @@ import {
   configFor,
   startExchange,
   startWorld,
+  withRealmSettings,
   type Exchange,
   type World,
 } from './support'
@@ -220,13 +220,6 @@ describe('realm server and admin access', () => {
   let world: World
   afterEach(() => world.stop())
   const quietLogger = () => createLogger({ name: 'test', level: 'silent' })
-  const realmConfig = (
-    config: ExchangeConfig,
-    realm: Partial<Extract<ExchangeConfig['idp'], { style: 'realm' }>['realm']>,
-  ) =>
-    config.idp.style === 'realm'
-      ? { ...config, idp: { ...config.idp, realm: { ...config.idp.realm, ...realm } } }
-      : config
 
   it('refuses at start a server older than Keycloak 24 (REALM_VERSION=auto reads serverinfo)', async () => {
     world = await startWorld('realm-24', { serverVersion: '23.0.7' })
@@ -241,7 +234,7 @@ describe('realm server and admin access', () => {
     world = await startWorld('realm-26')
     const exchange = await startExchange(world, {
       configure: (config) =>
-        realmConfig(config, {
+        withRealmSettings(config, {
           adminAuth: 'client_credentials',
           adminUser: undefined,
           adminPassword: undefined,
@@ -262,7 +255,7 @@ describe('realm server and admin access', () => {
 
   it('asks for REALM_VERSION when the service account may not read the server version', async () => {
     world = await startWorld('realm-26')
-    const config = realmConfig(configFor(world), { adminAuth: 'client_credentials', version: 'auto' })
+    const config = withRealmSettings(configFor(world), { adminAuth: 'client_credentials', version: 'auto' })
     const exchange = createExchange(config, { logger: quietLogger(), registry: createMetricsRegistry('t') })
     await expect(exchange.start()).rejects.toThrow(/set REALM_VERSION/)
   })

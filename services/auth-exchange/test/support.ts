@@ -225,3 +225,21 @@ export const claims = (userId: string, extra: Record<string, unknown> = {}) => (
   email: `${userId}@example.com`,
   ...extra,
 })
+
+/** The config with some realm settings changed (a tenant config is returned as it is). */
+export const withRealmSettings = (
+  config: ExchangeConfig,
+  realm: Partial<Extract<ExchangeConfig['idp'], { style: 'realm' }>['realm']>,
+): ExchangeConfig =>
+  config.idp.style === 'realm'
+    ? { ...config, idp: { ...config.idp, realm: { ...config.idp.realm, ...realm } } }
+    : config
+
+/** The config with some tenant settings changed (a realm config is returned as it is). */
+export const withTenantSettings = (
+  config: ExchangeConfig,
+  tenant: Partial<Extract<ExchangeConfig['idp'], { style: 'tenant' }>['tenant']>,
+): ExchangeConfig =>
+  config.idp.style === 'tenant'
+    ? { ...config, idp: { ...config.idp, tenant: { ...config.idp.tenant, ...tenant } } }
+    : config

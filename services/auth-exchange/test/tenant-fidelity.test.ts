@@ -1,16 +1,16 @@
 import { deriveTenantPassword } from '@pf/idp-clients'
-import type { ExchangeConfig } from '../src/config'
-import { CLIENT_SECRET, claims, startExchange, startWorld, type Exchange, type World } from './support'
+import {
+  CLIENT_SECRET,
+  claims,
+  startExchange,
+  startWorld,
+  withTenantSettings,
+  type Exchange,
+  type World,
+} from './support'
 
 // Through POST /auth/exchange, against the Auth0 emulator made faithful to shared/spec/idp-facts.md: an
 // eventually consistent user search, email unique per connection, password-realm for named connections.
-const tenant = (
-  config: ExchangeConfig,
-  extra: Partial<Extract<ExchangeConfig['idp'], { style: 'tenant' }>['tenant']>,
-) =>
-  config.idp.style === 'tenant'
-    ? { ...config, idp: { ...config.idp, tenant: { ...config.idp.tenant, ...extra } } }
-    : config
 
 describe('exchange on Auth0 (tenant style)', () => {
   let world: World
@@ -37,7 +37,9 @@ describe('exchange on Auth0 (tenant style)', () => {
 
   it('signs users of a connection other than the default directory in with password-realm', async () => {
     world = await startWorld('tenant', { connections: ['Username-Password-Authentication', 'pf-db'] })
-    exchange = await startExchange(world, { configure: (config) => tenant(config, { connection: 'pf-db' }) })
+    exchange = await startExchange(world, {
+      configure: (config) => withTenantSettings(config, { connection: 'pf-db' }),
+    })
     const res = await exchange.post(world.issuer.mint(claims('c2')))
     expect(res.status).toBe(200)
     expect([...world.auth0!.users.values()][0]).toMatchObject({ connection: 'pf-db' })
@@ -93,7 +95,9 @@ describe('exchange on Auth0 (tenant style)', () => {
 
   it('sends auth0-forwarded-for with the caller IP when TENANT_FORWARDED_FOR=true', async () => {
     world = await startWorld('tenant')
-    exchange = await startExchange(world, { configure: (config) => tenant(config, { forwardedFor: true }) })
+    exchange = await startExchange(world, {
+      configure: (config) => withTenantSettings(config, { forwardedFor: true }),
+    })
     expect((await exchange.post(world.issuer.mint(claims('f1')))).status).toBe(200)
     const grant = world.auth0!.requests.find((r) =>
       (r.body as { grant_type?: string } | undefined)?.grant_type?.includes('password'),
