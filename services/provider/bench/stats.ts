@@ -12,3 +12,7 @@ export function time(run: () => unknown): number {
   run()
   return performance.now() - started
 }
+
+/** The middle value of a sample. */
+export const median = (values: number[]) =>
+  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN

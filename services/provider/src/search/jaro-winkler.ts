@@ -1,9 +1,19 @@
+import { minJaroWinklerMatches, winklerPrefix } from './jaro-winkler-bound'
+
 // Reused match flags: names are short, and allocating two arrays per comparison dominated the profile.
 let flagsA = new Uint8Array(64)
 let flagsB = new Uint8Array(64)
 
 /** Jaro similarity (0..1) of two strings, compared by UTF-16 code unit. */
 export function jaro(a: string, b: string): number {
+  return jaroAtLeast(a, b, 0)
+}
+
+/**
+ * Jaro similarity of `a` and `b`, or −1 as soon as fewer than `minMatches` characters can still match (the
+ * caller has worked out that the pair cannot reach its floor then). Otherwise exactly `jaro(a, b)`.
+ */
+export function jaroAtLeast(a: string, b: string, minMatches: number): number {
   if (a === b) return 1
   const la = a.length
   const lb = b.length
@@ -25,6 +35,8 @@ export function jaro(a: string, b: string): number {
         break
       }
     }
+    // Even if every later character of a matched, too few would.
+    if (matches + (la - 1 - i) < minMatches) return -1
   }
   if (matches === 0) return 0
   let transpositions = 0
@@ -40,9 +52,21 @@ export function jaro(a: string, b: string): number {
 
 /** Jaro-Winkler similarity: Jaro boosted by the common prefix (up to 4 characters, scaling 0.1). */
 export function jaroWinkler(a: string, b: string): number {
-  const similarity = jaro(a, b)
-  let prefix = 0
-  const max = Math.min(4, a.length, b.length)
-  while (prefix < max && a.charCodeAt(prefix) === b.charCodeAt(prefix)) prefix += 1
-  return similarity + prefix * 0.1 * (1 - similarity)
+  return boost(jaro(a, b), winklerPrefix(a, b))
 }
+
+/**
+ * `jaroWinkler(a, b)` when it reaches `floor`, else −1 (found out early where it can be: `jaroAtLeast` with the
+ * fewest matches the floor needs).
+ */
+export function jaroWinklerAtLeast(a: string, b: string, floor: number): number {
+  const prefix = winklerPrefix(a, b)
+  const needed = minJaroWinklerMatches(a.length, b.length, prefix, floor)
+  if (needed > Math.min(a.length, b.length)) return -1
+  const similarity = jaroAtLeast(a, b, needed)
+  if (similarity < 0) return -1
+  const value = boost(similarity, prefix)
+  return value >= floor ? value : -1
+}
+
+const boost = (similarity: number, prefix: number) => similarity + prefix * 0.1 * (1 - similarity)

@@ -1,15 +1,19 @@
 import type { SanctionEntry } from '../datasets/records'
-import { jaroWinkler } from './jaro-winkler'
-import { normalizeCountry } from './normalize-country'
+import { SearchBudgetError } from '../errors'
+import { BOUND_SLACK } from './jaro-winkler-bound'
 import {
+  combinedScore,
   explainScore,
   prepareListedName,
   prepareQueryName,
-  scoreName,
   type PreparedName,
-  type ScoreExplanation,
 } from './name-score'
-import { SearchBudgetError } from '../errors'
+import { normalizeCountry } from './normalize-country'
+import { PartVocabulary } from './part-vocabulary'
+import { rankHits, type NameHit, type SanctionMatch, type Screening } from './rank-hits'
+import { JaroWinklerIndex } from './jaro-winkler-index'
+
+export type { SanctionMatch } from './rank-hits'
 
 export interface SanctionsQuery {
   name: string
@@ -21,144 +25,72 @@ export interface SanctionsQuery {
   deadline?: number
 }
 
-/** A screening hit: the entry, the score, which of its names matched and how the score came about. */
-export interface SanctionMatch extends SanctionEntry {
-  score: number
-  matchedName: string
-  explanation: ScoreExplanation
+/** Part similarities of one query part, by vocabulary id, valid where `stamps` holds the search's number. */
+interface SimilarityCache {
+  values: Float64Array
+  stamps: Int32Array
 }
 
 /**
- * Jaro-Winkler of `a` and `b` at most, when at most `matches` characters can match: Jaro is then at most
- * (m/|a| + m/|b| + 1) / 3 (no transposition), and Winkler adds 0.1 per common prefix character (up to 4).
- */
-function boundFromMatches(matches: number, a: string, b: string): number {
-  const m = Math.min(matches, a.length, b.length)
-  const jaroMax = (m / a.length + m / b.length + 1) / 3
-  let prefix = 0
-  while (
-    prefix < 4 &&
-    prefix < a.length &&
-    prefix < b.length &&
-    a.charCodeAt(prefix) === b.charCodeAt(prefix)
-  )
-    prefix += 1
-  return jaroMax + 0.1 * prefix * (1 - jaroMax)
-}
-
-const HISTOGRAM = 32
-/** Character counts by code modulo 32 (collisions only loosen the bound), capped at 255. */
-function histogram(text: string, into: Uint8Array, at: number): void {
-  for (let i = 0; i < text.length; i += 1) {
-    const slot = at + (text.charCodeAt(i) & 31)
-    if ((into[slot] as number) < 255) into[slot] = (into[slot] as number) + 1
-  }
-}
-
-/**
- * Upper bound of Jaro-Winkler(a, b) from character counts: at most their histogram intersection can match.
- */
-function wholeBound(a: string, countsA: Uint8Array, b: string, counts: Uint8Array, at: number): number {
-  let m = 0
-  for (let k = 0; k < HISTOGRAM; k += 1) m += Math.min(countsA[k] as number, counts[at + k] as number)
-  return boundFromMatches(m, a, b)
-}
-
-interface ListedName extends PreparedName {
-  entry: number
-  display: string
-  /** Ids of `parts` in the vocabulary. */
-  partIds: Int32Array
-}
-
-/** One bit per character (its code modulo 32): a letter set where collisions only loosen the bounds below. */
-function letterMask(text: string): number {
-  let mask = 0
-  for (let i = 0; i < text.length; i += 1) mask |= 1 << (text.charCodeAt(i) & 31)
-  return mask
-}
-
-/**
- * Upper bound of Jaro-Winkler(a, b) without running it: at most the characters of `a` whose letter occurs in `b`
- * can match.
- */
-function jaroWinklerBound(a: string, b: string, maskB: number): number {
-  let u = 0
-  for (let i = 0; i < a.length; i += 1) if (maskB & (1 << (a.charCodeAt(i) & 31))) u += 1
-  return boundFromMatches(u, a, b)
-}
-
-/**
- * Fuzzy screening over every name and alias of a sanctions list, scored by `scoreName`, returning exactly what
- * scoring every name would (`searchLinear`), faster. A name reaches the threshold by one of the score's two
- * terms, and each has its own exact candidate generation:
- * - parts: the vocabulary of listed parts, bucketed by initial; a query part is compared with each part of its
- *   bucket whose letter-set bound can reach the floor; a name whose mean part score reaches it must hold a part
- *   that does, so the postings of those parts are the candidates;
- * - whole name: names bucketed by initial, each with its character counts; a name is a candidate when the
- *   count-intersection bound of the whole-name Jaro-Winkler reaches the floor.
- * Candidates are scored by `scoreName` itself, with the part similarities computed on the way cached.
+ * Fuzzy screening over every name and alias of a sanctions list, returning exactly what scoring every name with
+ * `scoreName` would (`SanctionsScan`), much faster. A name reaches the floor by one of the score's two terms:
+ * - the parts' mean: then one of its parts reaches the floor against a query part, so the names holding the
+ *   vocabulary parts that do (`PartVocabulary.similarParts`) are the candidates; each candidate's mean is
+ *   then computed from cached part similarities, and abandoned as soon as its remaining parts cannot lift it;
+ * - the whole name: a `JaroWinklerIndex` over whole names finds every name whose similarity reaches it.
+ * Scores are added in the scorer's order from the same similarities, so they are the scan's to the last bit.
  */
 export class SanctionsIndex {
-  private constructor(
-    private readonly entries: SanctionEntry[],
-    private readonly names: ListedName[],
-    private readonly vocabulary: string[],
-    private readonly masks: Uint32Array,
-    private readonly namesByPart: Int32Array[],
-    private readonly partsByInitial: Map<number, Int32Array>,
-    private readonly namesByInitial: Map<number, Int32Array>,
-    private readonly wholeCounts: Uint8Array,
-  ) {}
+  private generation = 0
+  private readonly caches: SimilarityCache[] = []
+  private readonly candidateStamps: Int32Array
+  private readonly wholeStamps: Int32Array
+  private readonly wholeValues: Float64Array
 
-  static build(entries: SanctionEntry[]): SanctionsIndex {
-    const vocabulary: string[] = []
-    const idOf = new Map<string, number>()
-    const postings: number[][] = []
-    const names: ListedName[] = []
+  private constructor(
+    readonly entries: readonly SanctionEntry[],
+    /** Entry of each name, and which of its names it is (−1: the entry's name, k: its alias k). */
+    private readonly nameEntry: Int32Array,
+    private readonly nameAlias: Int32Array,
+    private readonly wholes: readonly string[],
+    private readonly vocabulary: PartVocabulary,
+    private readonly partOffsets: Int32Array,
+    private readonly partIds: Int32Array,
+    private readonly wholeIndex: JaroWinklerIndex,
+  ) {
+    this.candidateStamps = new Int32Array(wholes.length)
+    this.wholeStamps = new Int32Array(wholes.length)
+    this.wholeValues = new Float64Array(wholes.length)
+  }
+
+  /** `partCacheSize`: query parts whose similar vocabulary parts are kept (`PART_CACHE_SIZE`; 0: none). */
+  static build(
+    entries: readonly SanctionEntry[],
+    { partCacheSize }: { partCacheSize?: number } = {},
+  ): SanctionsIndex {
+    const nameEntry: number[] = []
+    const nameAlias: number[] = []
+    const wholes: string[] = []
+    const parts: string[][] = []
     entries.forEach((entry, index) => {
-      for (const display of [entry.name, ...entry.aliases]) {
+      ;[entry.name, ...entry.aliases].forEach((display, alias) => {
         const prepared = prepareListedName(display)
-        const partIds = Int32Array.from(prepared.parts, (part) => {
-          let id = idOf.get(part)
-          if (id === undefined) {
-            id = vocabulary.push(part) - 1
-            idOf.set(part, id)
-            postings.push([])
-          }
-          postings[id]!.push(names.length)
-          return id
-        })
-        names.push({ ...prepared, entry: index, display, partIds })
-      }
+        nameEntry.push(index)
+        nameAlias.push(alias - 1)
+        wholes.push(prepared.whole)
+        parts.push(prepared.parts)
+      })
     })
-    const byInitial = new Map<number, number[]>()
-    vocabulary.forEach((part, id) => {
-      const initial = part.charCodeAt(0)
-      const bucket = byInitial.get(initial)
-      if (bucket) bucket.push(id)
-      else byInitial.set(initial, [id])
-    })
-    const namesByInitial = new Map<number, number[]>()
-    const wholeCounts = new Uint8Array(names.length * HISTOGRAM)
-    names.forEach((name, id) => {
-      histogram(name.whole, wholeCounts, id * HISTOGRAM)
-      const initial = name.whole.charCodeAt(0)
-      const bucket = namesByInitial.get(initial)
-      if (bucket) bucket.push(id)
-      else namesByInitial.set(initial, [id])
-    })
-    const typed = (map: Map<number, number[]>) =>
-      new Map([...map].map(([initial, ids]) => [initial, Int32Array.from(ids)]))
+    const { vocabulary, partOffsets, partIds } = PartVocabulary.build(parts, { cacheSize: partCacheSize })
     return new SanctionsIndex(
       entries,
-      names,
+      Int32Array.from(nameEntry),
+      Int32Array.from(nameAlias),
+      wholes,
       vocabulary,
-      Uint32Array.from(vocabulary, letterMask),
-      postings.map((ids) => Int32Array.from(ids)),
-      typed(byInitial),
-      typed(namesByInitial),
-      wholeCounts,
+      partOffsets,
+      partIds,
+      JaroWinklerIndex.build(wholes, { acrossInitials: true }),
     )
   }
 
@@ -167,106 +99,157 @@ export class SanctionsIndex {
   }
 
   get nameCount(): number {
-    return this.names.length
+    return this.wholes.length
   }
 
+  display(name: number): string {
+    const entry = this.entries[this.nameEntry[name] as number] as SanctionEntry
+    const alias = this.nameAlias[name] as number
+    return alias < 0 ? entry.name : (entry.aliases[alias] as string)
+  }
+
+  prepared(name: number): PreparedName {
+    const ids = this.partIds.subarray(this.partOffsets[name], this.partOffsets[name + 1])
+    return {
+      whole: this.wholes[name] as string,
+      parts: Array.from(ids, (id) => this.vocabulary.parts[id] as string),
+      codes: Array.from(ids, (id) => this.vocabulary.codes[id] as string),
+    }
+  }
+
+  /** The best `limit` entries reaching the threshold, best first. */
   search(query: SanctionsQuery): SanctionMatch[] {
-    const prepared = prepareQueryName(query.name)
-    const budget = createBudget(query.deadline)
-    // Scores are rounded to whole points: a part at 0.845 already scores 85.
-    const floor = (query.threshold - 0.5) / 100
-    // Part similarities by vocabulary id, filled lazily: only parts compared on the way are ever stored.
-    const similarities = prepared.parts.map(() => new Map<number, number>())
-    const seen = new Uint8Array(this.names.length)
+    return this.screen(query).matches
+  }
+
+  /** `search`, and how many entries reached the threshold in all (more than `limit` means it was cut). */
+  screen({ name, country, threshold, limit, deadline }: SanctionsQuery): Screening {
+    const query = prepareQueryName(name)
+    const tick = createBudget(deadline)
+    // Scores are rounded to whole points: a name at 84.5 already scores 85.
+    const floor = (threshold - 0.5) / 100 - BOUND_SLACK
+    const generation = (this.generation = (this.generation + 1) | 0)
+    const caches = query.parts.map((_, i) => this.cache(i))
     const candidates: number[] = []
     const add = (name: number) => {
-      if (seen[name] === 0) {
-        seen[name] = 1
-        candidates.push(name)
-      }
+      if (this.candidateStamps[name] === generation) return
+      this.candidateStamps[name] = generation
+      candidates.push(name)
     }
-    prepared.parts.forEach((part, i) => {
-      const table = similarities[i] as Map<number, number>
-      for (const id of this.partsByInitial.get(part.charCodeAt(0)) ?? []) {
-        budget.tick()
-        const listed = this.vocabulary[id] as string
-        // Provably below the floor: not enough letters in common. Computed later if a candidate needs it.
-        if (jaroWinklerBound(part, listed, this.masks[id] as number) < floor) continue
-        const similarity = listed === part ? 1 : jaroWinkler(part, listed)
-        table.set(id, similarity)
-        if (similarity >= floor) for (const name of this.namesByPart[id] as Int32Array) add(name)
+
+    // Threshold 0: every name scores at least that.
+    if (floor <= 0) for (let name = 0; name < this.wholes.length; name += 1) add(name)
+    query.parts.forEach((part, i) => {
+      const cache = caches[i] as SimilarityCache
+      const { ids, similarities } = this.vocabulary.similarParts(part, query.codes[i] as string, floor, tick)
+      for (let k = 0; k < ids.length; k += 1) {
+        const id = ids[k] as number
+        const similarity = similarities[k] as number
+        cache.values[id] = similarity
+        cache.stamps[id] = generation
+        if (similarity >= floor) for (const holder of this.vocabulary.holders(id)) add(holder)
       }
     })
-    if (prepared.whole) {
-      const counts = new Uint8Array(HISTOGRAM)
-      histogram(prepared.whole, counts, 0)
-      for (const id of this.namesByInitial.get(prepared.whole.charCodeAt(0)) ?? []) {
-        budget.tick()
-        if (seen[id] === 1) continue
-        const name = this.names[id] as ListedName
-        if (wholeBound(prepared.whole, counts, name.whole, this.wholeCounts, id * HISTOGRAM) >= floor) add(id)
-      }
-    }
-    const score = (name: ListedName) => {
-      budget.tick()
-      return scoreName(prepared, name, (i, j) => {
-        const table = similarities[i] as Map<number, number>
-        const id = name.partIds[j] as number
-        let similarity = table.get(id)
-        if (similarity === undefined) {
-          const part = prepared.parts[i] as string
-          const listed = this.vocabulary[id] as string
-          similarity = listed.charCodeAt(0) === part.charCodeAt(0) ? jaroWinkler(part, listed) : 0
-          table.set(id, similarity)
-        }
-        return similarity
-      })
-    }
-    return this.rank(candidates, query, prepared, score)
-  }
+    this.wholeIndex.forEachAtLeast(
+      query.whole,
+      floor,
+      false,
+      (name, similarity) => {
+        this.wholeStamps[name] = generation
+        this.wholeValues[name] = similarity
+        add(name)
+      },
+      tick,
+    )
 
-  /** The same search by scoring every name with `scoreName`: the baseline the index is measured against. */
-  searchLinear(query: SanctionsQuery): SanctionMatch[] {
-    const prepared = prepareQueryName(query.name)
-    return this.rank(this.names.keys(), query, prepared, (name) => scoreName(prepared, name))
-  }
-
-  private rank(
-    candidates: Iterable<number>,
-    { country, threshold, limit }: SanctionsQuery,
-    prepared: PreparedName,
-    score: (name: ListedName) => number,
-  ): SanctionMatch[] {
     const code = country?.trim() ? normalizeCountry(country) : undefined
-    const best = new Map<number, { score: number; name: ListedName }>()
-    for (const id of candidates) {
-      const name = this.names[id] as ListedName
-      if (code !== undefined && !(this.entries[name.entry] as SanctionEntry).countries.includes(code ?? ''))
+    const hits: NameHit[] = []
+    for (const candidate of candidates) {
+      tick()
+      const entry = this.nameEntry[candidate] as number
+      if (code !== undefined && !(this.entries[entry] as SanctionEntry).countries.includes(code ?? ''))
         continue
-      const value = score(name)
-      if (value < threshold) continue
-      const current = best.get(name.entry)
-      if (!current || value > current.score) best.set(name.entry, { score: value, name })
+      const parts = this.partsMean(query, candidate, caches, floor, generation)
+      const whole = this.wholeStamps[candidate] === generation ? (this.wholeValues[candidate] as number) : 0
+      const score = combinedScore(parts, whole)
+      if (score >= threshold) hits.push({ name: candidate, entry, score })
     }
-    return [...best.entries()]
-      .map(([entry, { score: value, name }]) => ({
-        ...(this.entries[entry] as SanctionEntry),
-        score: value,
-        matchedName: name.display,
-        explanation: explainScore(prepared, name),
-      }))
-      .sort((a, b) => b.score - a.score || a.name.localeCompare(b.name))
-      .slice(0, limit)
+    return rankHits(hits, query, limit, {
+      entries: this.entries,
+      display: (name) => this.display(name),
+      // The similarities this search computed, reused: explaining a hit costs no comparison twice.
+      explain: (prepared, name) => {
+        const from = this.partOffsets[name] as number
+        return explainScore(
+          prepared,
+          this.prepared(name),
+          (i, j) => this.similarity(prepared, i, this.partIds[from + j] as number, caches, generation),
+          this.wholeStamps[name] === generation ? this.wholeValues[name] : undefined,
+        )
+      },
+    })
+  }
+
+  /**
+   * `scoreName`'s mean of best part similarities for one listed name, summed in the same order from the same
+   * values; −1 as soon as the parts left cannot lift it to `floor`.
+   */
+  private partsMean(
+    query: PreparedName,
+    name: number,
+    caches: SimilarityCache[],
+    floor: number,
+    generation: number,
+  ): number {
+    const n = query.parts.length
+    if (n === 0) return 0
+    const from = this.partOffsets[name] as number
+    const to = this.partOffsets[name + 1] as number
+    let sum = 0
+    for (let i = 0; i < n; i += 1) {
+      let best = 0
+      for (let j = from; j < to && best < 1; j += 1) {
+        const similarity = this.similarity(query, i, this.partIds[j] as number, caches, generation)
+        if (similarity > best) best = similarity
+      }
+      sum += best
+      // Every part left scores at most 1.
+      if (sum + (n - 1 - i) < n * floor) return -1
+    }
+    return sum / n
+  }
+
+  /** `partSimilarity` of query part `i` and vocabulary part `id`, from this search's cache when it has it. */
+  private similarity(
+    query: PreparedName,
+    i: number,
+    id: number,
+    caches: SimilarityCache[],
+    generation: number,
+  ): number {
+    const part = query.parts[i] as string
+    if (this.vocabulary.initials[id] !== part.charCodeAt(0)) return 0
+    const cache = caches[i] as SimilarityCache
+    if (cache.stamps[id] === generation) return cache.values[id] as number
+    const similarity = this.vocabulary.similarity(part, query.codes[i] as string, id)
+    cache.values[id] = similarity
+    cache.stamps[id] = generation
+    return similarity
+  }
+
+  /** The similarity cache of query part `i`, allocated on first use and reused by every later search. */
+  private cache(i: number): SimilarityCache {
+    const size = this.vocabulary.size
+    return (this.caches[i] ??= { values: new Float64Array(size), stamps: new Int32Array(size) })
   }
 }
 
 /** Checks the clock every 4096 steps: a search past its deadline stops with `SearchBudgetError`. */
-function createBudget(deadline: number | undefined) {
+function createBudget(deadline: number | undefined): () => void {
+  if (deadline === undefined) return () => {}
   let steps = 0
-  return {
-    tick() {
-      if (deadline === undefined || (steps += 1) % 4096 !== 0) return
-      if (Date.now() > deadline) throw new SearchBudgetError('search took longer than its time budget')
-    },
+  return () => {
+    if ((steps += 1) % 4096 !== 0) return
+    if (Date.now() > deadline) throw new SearchBudgetError('search took longer than its time budget')
   }
 }

@@ -1,0 +1,206 @@
+import { jaroWinklerAtLeast } from './jaro-winkler'
+import { BOUND_SLACK, jaroWinklerBound, minJaroWinklerMatches, winklerPrefix } from './jaro-winkler-bound'
+import { LackCounter, PER_BIN } from './lack-counter'
+import { lcsLengthWith } from './lcs-length'
+import { countLetters, LETTER_BINS, letterProfile, sharedLetters, type LetterProfile } from './letter-counts'
+
+/** Strings of one initial and one second character: positions [start, end) of `byPrefix`, by length. */
+interface PrefixRun {
+  second: number
+  start: number
+  end: number
+}
+
+/**
+ * What a string of each length may lack of a query's characters, given the prefix it shares: a string of length
+ * b sharing p characters needs m0(a, b, p) of the query's a (`minJaroWinklerMatches`), so it may lack a − m0;
+ * −1 where no string of that length can reach the floor. Made non-increasing in length (each entry the most
+ * any longer length may lack), which is what `LackCounter.survivors` expects; `shortest` and `longest` bound
+ * the lengths that can reach the floor at all.
+ */
+interface Spare {
+  spare: Int32Array
+  shortest: number
+  longest: number
+}
+
+function spareByLength(a: number, floor: number, prefix: number, maxLength: number): Spare {
+  const spare = new Int32Array(maxLength + 2).fill(-1)
+  let shortest = 0
+  let longest = -1
+  for (let b = 1; b <= maxLength; b += 1) {
+    const needed = minJaroWinklerMatches(a, b, prefix, floor)
+    if (needed > Math.min(a, b)) continue
+    spare[b] = a - needed
+    if (shortest === 0) shortest = b
+    longest = b
+  }
+  for (let b = maxLength; b >= 1; b -= 1) spare[b] = Math.max(spare[b] as number, spare[b + 1] as number)
+  return { spare, shortest, longest }
+}
+
+/**
+ * Finds, among many strings, every one whose Jaro-Winkler with a query reaches a floor, computing it for few
+ * others. Jaro-Winkler needs many equal characters: a string may lack only so many of the query's characters,
+ * the fewer the shorter the prefix it shares with the query (`spareByLength`). So the strings are laid out by
+ * initial, second character and length (and, to search across initials, by length alone), and a
+ * `LackCounter` keeps, within the lengths that can reach the floor, those lacking no more than allowed:
+ * - strings with the query's first two characters: allowed as for a shared prefix of 4 (the most it can be);
+ * - with its initial only: as for a prefix of 1;
+ * - with another initial: as for no prefix, the strictest.
+ * Survivors are checked on their exact character counts and prefix, then on the bound their longest common
+ * subsequence with the query sets on transpositions (`jaroWinklerBound`), then scored by `jaroWinklerAtLeast`.
+ * Character-occurrence postings and trees over character counts were tried first and read more: letters are
+ * few, and even a query's rarest occurrences are held by a fifth of all names.
+ */
+export class JaroWinklerIndex {
+  /** `spareByLength` answers: few distinct (length, floor, prefix) triples come up, and each is a loop. */
+  private readonly spares = new Map<string, Spare>()
+
+  private constructor(
+    private readonly strings: readonly string[],
+    private readonly counts: Uint8Array,
+    /** How many strings hold each occurrence token: the query's rarest are counted first. */
+    private readonly holders: Int32Array,
+    private readonly byPrefix: LackCounter,
+    private readonly runs: Map<number, PrefixRun[]>,
+    /** Absent unless built `acrossInitials`. */
+    private readonly byLength: LackCounter | undefined,
+    private readonly maxLength: number,
+  ) {}
+
+  /** With `acrossInitials`, it can also search strings whatever their initial (at twice the memory). */
+  static build(strings: readonly string[], { acrossInitials = false } = {}): JaroWinklerIndex {
+    const counts = new Uint8Array(strings.length * LETTER_BINS)
+    strings.forEach((text, id) => countLetters(text, counts, id * LETTER_BINS))
+    const holders = new Int32Array(LETTER_BINS * PER_BIN)
+    for (let id = 0; id < strings.length; id += 1)
+      for (let bin = 0; bin < LETTER_BINS; bin += 1)
+        for (let k = 0; k < Math.min(counts[id * LETTER_BINS + bin] as number, PER_BIN); k += 1)
+          holders[bin * PER_BIN + k] = (holders[bin * PER_BIN + k] as number) + 1
+    const second = (id: number) => (strings[id]!.length > 1 ? strings[id]!.charCodeAt(1) : -1)
+    const prefixOrder = Int32Array.from(strings.keys()).sort(
+      (x, y) =>
+        strings[x]!.charCodeAt(0) - strings[y]!.charCodeAt(0) ||
+        second(x) - second(y) ||
+        strings[x]!.length - strings[y]!.length ||
+        x - y,
+    )
+    const runs = new Map<number, PrefixRun[]>()
+    prefixOrder.forEach((id, position) => {
+      const initial = strings[id]!.charCodeAt(0)
+      const list = runs.get(initial) ?? runs.set(initial, []).get(initial)!
+      const run = list.at(-1)
+      if (run && run.second === second(id)) run.end = position + 1
+      else list.push({ second: second(id), start: position, end: position + 1 })
+    })
+    const lengthOrder = acrossInitials
+      ? Int32Array.from(strings.keys()).sort((x, y) => strings[x]!.length - strings[y]!.length || x - y)
+      : undefined
+    return new JaroWinklerIndex(
+      strings,
+      counts,
+      holders,
+      LackCounter.build(strings, counts, prefixOrder),
+      runs,
+      lengthOrder && LackCounter.build(strings, counts, lengthOrder),
+      strings.reduce((max, text) => Math.max(max, text.length), 0),
+    )
+  }
+
+  /**
+   * Calls `visit(id, similarity)` for each string whose Jaro-Winkler with `query` is at least `floor`: among
+   * the strings that start like the query, or (`sameInitial: false`, on an index built `acrossInitials`)
+   * among all.
+   */
+  forEachAtLeast(
+    query: string,
+    floor: number,
+    sameInitial: boolean,
+    visit: (id: number, similarity: number) => void,
+    tick: () => void,
+  ): void {
+    const a = query.length
+    if (a === 0) return
+    const profile = letterProfile(query)
+    const tokens = this.queryTokens(profile)
+    const initial = query.charCodeAt(0)
+    const lcsLength = lcsLengthWith(query)
+    const keep = (id: number) => {
+      tick()
+      const text = this.strings[id] as string
+      const b = text.length
+      const prefix = winklerPrefix(query, text)
+      const needed = minJaroWinklerMatches(a, b, prefix, floor)
+      if (needed > Math.min(a, b)) return
+      if (needed > 0) {
+        const shared = sharedLetters(profile, this.counts, id * LETTER_BINS)
+        if (shared < needed) return
+        // Enough letters, but in another order: the common subsequence tells (most candidates stop here).
+        if (jaroWinklerBound(a, b, prefix, shared, lcsLength(text)) < floor - BOUND_SLACK) return
+      }
+      const similarity = jaroWinklerAtLeast(query, text, floor)
+      if (similarity >= floor) visit(id, similarity)
+    }
+
+    const second = a > 1 ? query.charCodeAt(1) : -1
+    const shared = {
+      1: spareByLength(a, floor, 1, this.maxLength),
+      4: spareByLength(a, floor, 4, this.maxLength),
+    }
+    for (const run of this.runs.get(initial) ?? []) {
+      const { spare, shortest, longest } = shared[run.second === second ? 4 : 1]
+      this.survivorsIn(this.byPrefix, run.start, run.end, { spare, shortest, longest }, tokens, keep, tick)
+    }
+    if (sameInitial) return
+    if (!this.byLength) throw new TypeError('this JaroWinklerIndex was not built acrossInitials')
+    // Strings of the query's initial were all seen above.
+    const order = this.byLength.order
+    this.survivorsIn(
+      this.byLength,
+      0,
+      order.length,
+      this.spare(a, floor, 0),
+      tokens,
+      (id) => {
+        if ((this.strings[id] as string).charCodeAt(0) !== initial) keep(id)
+      },
+      tick,
+    )
+  }
+
+  private spare(a: number, floor: number, prefix: number): Spare {
+    const key = `${a} ${prefix} ${floor}`
+    let spare = this.spares.get(key)
+    if (!spare) {
+      if (this.spares.size >= 1024) this.spares.clear()
+      spare = spareByLength(a, floor, prefix, this.maxLength)
+      this.spares.set(key, spare)
+    }
+    return spare
+  }
+
+  private survivorsIn(
+    layout: LackCounter,
+    start: number,
+    end: number,
+    { spare, shortest, longest }: Spare,
+    tokens: Int32Array,
+    keep: (id: number) => void,
+    tick: () => void,
+  ): void {
+    if (longest < shortest) return
+    const from = layout.firstLonger(start, end, shortest - 1)
+    layout.survivors(from, layout.firstLonger(from, end, longest), spare, tokens, keep, tick)
+  }
+
+  /** The query's occurrence tokens (at most 8 per bin), those the fewest strings hold first. */
+  private queryTokens(profile: LetterProfile): Int32Array {
+    const tokens: number[] = []
+    profile.bins.forEach((bin, k) => {
+      for (let n = 0; n < Math.min(profile.counts[k] as number, PER_BIN); n += 1)
+        tokens.push(bin * PER_BIN + n)
+    })
+    return Int32Array.from(tokens).sort((x, y) => (this.holders[x] as number) - (this.holders[y] as number))
+  }
+}

@@ -1,0 +1,129 @@
+import { LETTER_BINS } from './letter-counts'
+
+/** Occurrences counted per character bin: "holds at least k of bin c" for k = 1..8 is one bit per string. */
+export const PER_BIN = 8
+const TOKENS = LETTER_BINS * PER_BIN
+/** Bit planes of the per-string counters: up to 62 missing characters are told apart. */
+const PLANES = 6
+const MAX_SPARE = (1 << PLANES) - 2
+
+/**
+ * Strings in a fixed order, 32 to a word, with one bitset per character-occurrence token ("holds at least k of
+ * bin c"). `survivors` counts, 32 strings at a time, how many of a query's tokens each string lacks, in
+ * bit-sliced counters, and keeps those that lack no more than their length allows.
+ */
+export class LackCounter {
+  private constructor(
+    /** String ids in this layout's order. */
+    readonly order: Int32Array,
+    /** Length of the string at each position. */
+    readonly lengthAt: Int32Array,
+    /** `bits[w * TOKENS + c * 8 + k − 1]`: bit i set when the string at position 32w + i holds ≥ k of bin c. */
+    private readonly bits: Int32Array,
+  ) {}
+
+  /** The layout of `order` (ids into `strings`), from their character counts (`countLetters`, 32 per string). */
+  static build(strings: readonly string[], counts: Uint8Array, order: Int32Array): LackCounter {
+    const bits = new Int32Array(Math.ceil(order.length / 32) * TOKENS)
+    order.forEach((id, position) => {
+      const word = (position >>> 5) * TOKENS
+      const bit = 1 << (position & 31)
+      for (let bin = 0; bin < LETTER_BINS; bin += 1) {
+        const held = Math.min(counts[id * LETTER_BINS + bin] as number, PER_BIN)
+        for (let k = 0; k < held; k += 1)
+          bits[word + bin * PER_BIN + k] = (bits[word + bin * PER_BIN + k] as number) | bit
+      }
+    })
+    return new LackCounter(
+      order,
+      Int32Array.from(order, (id) => strings[id]!.length),
+      bits,
+    )
+  }
+
+  /** In [from, end), where lengths grow: the first position whose string is longer than `length`. */
+  firstLonger(from: number, end: number, length: number): number {
+    let lo = from
+    let hi = end
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1
+      if ((this.lengthAt[mid] as number) <= length) lo = mid + 1
+      else hi = mid
+    }
+    return lo
+  }
+
+  /**
+   * Calls `keep(id)` for each string in positions [from, to) (lengths growing) that lacks at most
+   * `spare[its length]` of `tokens` (token ids `bin * 8 + k − 1`, the ones most strings lack first: a word is
+   * left as soon as all of its strings lack too many). `spare` must not grow with length.
+   */
+  survivors(
+    from: number,
+    to: number,
+    spare: Int32Array,
+    tokens: Int32Array,
+    keep: (id: number) => void,
+    tick: () => void,
+  ): void {
+    for (let word = from >>> 5; word << 5 < to; word += 1) {
+      tick()
+      const first = Math.max(from, word << 5)
+      const last = Math.min(to, (word + 1) << 5)
+      const valid = bitRange(first & 31, ((last - 1) & 31) + 1)
+      // The word's first string is its shortest: it may lack the most.
+      const allowed = spare[this.lengthAt[first] as number] as number
+      let survivors = allowed <= MAX_SPARE ? valid & ~this.overflow(word, allowed, tokens, valid) : valid
+      while (survivors !== 0) {
+        const bit = 31 - Math.clz32(survivors)
+        survivors ^= 1 << bit
+        keep(this.order[(word << 5) + bit] as number)
+      }
+    }
+  }
+
+  /**
+   * The strings of `word` lacking more than `allowed` of `tokens`: counters start at 63 − allowed, so one lack
+   * more carries out of the top plane.
+   */
+  private overflow(word: number, allowed: number, tokens: Int32Array, valid: number): number {
+    const start = (1 << PLANES) - 1 - allowed
+    let c0 = start & 1 ? -1 : 0
+    let c1 = start & 2 ? -1 : 0
+    let c2 = start & 4 ? -1 : 0
+    let c3 = start & 8 ? -1 : 0
+    let c4 = start & 16 ? -1 : 0
+    let c5 = start & 32 ? -1 : 0
+    let over = 0
+    const base = word * TOKENS
+    for (let k = 0; k < tokens.length; k += 1) {
+      let carry = ~(this.bits[base + (tokens[k] as number)] as number)
+      let next = c0 & carry
+      c0 ^= carry
+      carry = next
+      next = c1 & carry
+      c1 ^= carry
+      carry = next
+      next = c2 & carry
+      c2 ^= carry
+      carry = next
+      next = c3 & carry
+      c3 ^= carry
+      carry = next
+      next = c4 & carry
+      c4 ^= carry
+      carry = next
+      next = c5 & carry
+      c5 ^= carry
+      over |= next
+      if ((over & valid) === valid) break
+    }
+    return over
+  }
+}
+
+/** Bits [from, to) of a 32-bit word. */
+function bitRange(from: number, to: number): number {
+  const upTo = to === 32 ? -1 : (1 << to) - 1
+  return upTo & ~((1 << from) - 1)
+}

@@ -1,0 +1,125 @@
+import { JaroWinklerIndex } from './jaro-winkler-index'
+import { partSimilarity, soundAdjusted } from './name-score'
+import { soundex } from './soundex'
+
+/** Answers of `similarParts` kept per vocabulary by default (least recently used first out). */
+export const PART_CACHE_SIZE = 4096
+
+/** Vocabulary parts and their `partSimilarity` with one query part. */
+export interface SimilarParts {
+  ids: Int32Array
+  similarities: Float64Array
+}
+
+/**
+ * The distinct parts of every listed name, with their Soundex codes and the names that hold them, and a
+ * `JaroWinklerIndex` over them: `partSimilarity` is 0 across initials and never above Jaro-Winkler, so the
+ * parts similar enough to a query part are among those whose Jaro-Winkler with it is.
+ */
+export class PartVocabulary {
+  private readonly cache = new Map<string, SimilarParts>()
+
+  private constructor(
+    private readonly cacheSize: number,
+    readonly parts: readonly string[],
+    readonly codes: readonly string[],
+    /** First character code of each part. */
+    readonly initials: Int32Array,
+    private readonly index: JaroWinklerIndex,
+    private readonly postingOffsets: Int32Array,
+    private readonly postings: Int32Array,
+  ) {}
+
+  /**
+   * The vocabulary of `names` (each a list of parts), and each name's parts as vocabulary ids, flat:
+   * name k's are `partIds[partOffsets[k] .. partOffsets[k + 1])`.
+   */
+  static build(
+    names: readonly (readonly string[])[],
+    { cacheSize = PART_CACHE_SIZE }: { cacheSize?: number } = {},
+  ): {
+    vocabulary: PartVocabulary
+    partOffsets: Int32Array
+    partIds: Int32Array
+  } {
+    const parts: string[] = []
+    const idOf = new Map<string, number>()
+    const holders: number[][] = []
+    const partOffsets = new Int32Array(names.length + 1)
+    const ids: number[] = []
+    names.forEach((nameParts, name) => {
+      for (const part of nameParts) {
+        let id = idOf.get(part)
+        if (id === undefined) {
+          id = parts.push(part) - 1
+          idOf.set(part, id)
+          holders.push([])
+        }
+        holders[id]!.push(name)
+        ids.push(id)
+      }
+      partOffsets[name + 1] = ids.length
+    })
+    const postingOffsets = new Int32Array(parts.length + 1)
+    holders.forEach((list, id) => (postingOffsets[id + 1] = (postingOffsets[id] as number) + list.length))
+    const postings = new Int32Array(postingOffsets[parts.length] as number)
+    holders.forEach((list, id) => postings.set(list, postingOffsets[id] as number))
+    const vocabulary = new PartVocabulary(
+      cacheSize,
+      parts,
+      parts.map(soundex),
+      Int32Array.from(parts, (part) => part.charCodeAt(0)),
+      JaroWinklerIndex.build(parts),
+      postingOffsets,
+      postings,
+    )
+    return { vocabulary, partOffsets, partIds: Int32Array.from(ids) }
+  }
+
+  get size(): number {
+    return this.parts.length
+  }
+
+  /** `partSimilarity` of a query part (with its Soundex code) and part `id`. */
+  similarity(part: string, code: string, id: number): number {
+    return partSimilarity(part, this.parts[id] as string, code === this.codes[id])
+  }
+
+  /** The names holding part `id`. */
+  holders(id: number): Int32Array {
+    return this.postings.subarray(this.postingOffsets[id], this.postingOffsets[id + 1])
+  }
+
+  /**
+   * The parts whose Jaro-Winkler with `part` reaches `floor`, with their exact `partSimilarity` (some of them
+   * below the floor after the Soundex factor). The last `cacheSize` answers are kept: screening traffic
+   * repeats name parts (MOHAMMED, AL, BANK), and an answer never changes for one vocabulary.
+   */
+  similarParts(part: string, code: string, floor: number, tick: () => void): SimilarParts {
+    const key = `${floor} ${part}`
+    const cached = this.cache.get(key)
+    if (cached) {
+      // Refreshed as the most recently used.
+      this.cache.delete(key)
+      this.cache.set(key, cached)
+      return cached
+    }
+    const ids: number[] = []
+    const similarities: number[] = []
+    this.index.forEachAtLeast(
+      part,
+      floor,
+      true,
+      (id, similarity) => {
+        ids.push(id)
+        similarities.push(soundAdjusted(similarity, code === this.codes[id]))
+      },
+      tick,
+    )
+    const found = { ids: Int32Array.from(ids), similarities: Float64Array.from(similarities) }
+    if (this.cacheSize === 0) return found
+    if (this.cache.size >= this.cacheSize) this.cache.delete(this.cache.keys().next().value as string)
+    this.cache.set(key, found)
+    return found
+  }
+}
