@@ -24,6 +24,12 @@ const counts = {
   queryId: { type: 'string' },
   recordCount: { type: 'integer', minimum: 0 },
   executionTimeMs: { type: 'integer', minimum: 0 },
+  truncated: { const: true, description: 'present when `limit` left matching records out' },
+  totalMatches: {
+    type: 'integer',
+    minimum: 0,
+    description: 'screening, when truncated: how many entries reached the threshold in all',
+  },
 }
 
 function search(kind: 'companies' | 'sanctions'): OpenApiOperation {

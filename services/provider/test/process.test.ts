@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process'
-import { existsSync } from 'node:fs'
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { startServiceProcess } from '@pf/testkit'
 import { startS3Server } from '@pf/testkit/s3'
@@ -58,6 +59,66 @@ describe('provider process', () => {
     } finally {
       await provider.stop('SIGKILL')
       await store.stop()
+    }
+  })
+
+  it('reloads its sanctions lists on SIGHUP, and keeps the lists in use when a source breaks', async () => {
+    const source = join(mkdtempSync(join(tmpdir(), 'pf-lists-')), 'watch.jsonl')
+    const write = (...names: string[]) =>
+      writeFileSync(source, names.map((name, i) => JSON.stringify({ id: `W${i}`, name })).join('\n'))
+    write('ZORRO TRADING HOUSE')
+    const provider = await startServiceProcess({
+      entry: main,
+      env: { PATH: process.env.PATH, PORT: '0', OUTBOUND_ALLOW_PRIVATE: 'true', SANCTIONS_SOURCES: source },
+      readyMessage: 'provider listening',
+    })
+    const { url } = provider.readyLine as { url: string }
+    const headers = { 'content-type': 'application/json', 'x-pf-api-key': 'pf-demo-api-key' }
+    const lists = async () =>
+      (
+        (await (await fetch(`${url}/api/lists`, { headers })).json()) as {
+          lists: { records: number; sha256: string }[]
+        }
+      ).lists[0]
+    const screen = async (name: string) =>
+      (await (
+        await fetch(`${url}/api/search/sanctions`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({ queryId: 'q', callbackUrl: 'http://127.0.0.1:9/cb', parameters: { name } }),
+        })
+      ).json()) as { recordCount: number; lists: { sha256: string }[] }
+    // A refresh's outcome is logged once; wait for the next one.
+    const refreshed = async (signal: NodeJS.Signals) => {
+      const seen = provider.logs.length
+      provider.child.kill(signal)
+      for (;;) {
+        const line = provider.logs.slice(seen).find((l) => /sanctions lists refresh/.test(String(l.msg)))
+        if (line) return line.msg
+        await new Promise((resolve) => setTimeout(resolve, 20))
+      }
+    }
+    try {
+      const before = await lists()
+      expect(before?.records).toBe(1)
+      expect((await screen('AURORA BALTIC SHIPPING')).recordCount).toBe(0)
+
+      write('ZORRO TRADING HOUSE', 'AURORA BALTIC SHIPPING')
+      expect(await refreshed('SIGHUP')).toBe('sanctions lists refreshed')
+      const after = await lists()
+      expect(after).toMatchObject({ records: 2 })
+      expect(after?.sha256).not.toBe(before?.sha256)
+      const found = await screen('AURORA BALTIC SHIPPING')
+      expect(found.recordCount).toBe(1)
+      expect(found.lists[0]?.sha256).toBe(after?.sha256)
+
+      writeFileSync(source, '{"id": "broken", ')
+      expect(await refreshed('SIGHUP')).toBe('sanctions lists refresh failed; the previous lists stay in use')
+      expect(await lists()).toEqual(after)
+      expect((await screen('AURORA BALTIC SHIPPING')).recordCount).toBe(1)
+      expect(await provider.stop('SIGTERM')).toBe(0)
+    } finally {
+      await provider.stop('SIGKILL')
     }
   })
 

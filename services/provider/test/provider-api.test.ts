@@ -146,6 +146,26 @@ describe('query processing, row 3: delivered → callback, then 200', () => {
     }
   })
 
+  it('says when the limit cut the results: truncated, and for screening how many entries matched in all', async () => {
+    const cut = await query(
+      provider.url,
+      'sanctions',
+      envelope({ parameters: { name: 'Kim Jong Un', threshold: 80, limit: 2 } }),
+    )
+    expect(cut.status).toBe(200)
+    expect(cut.body).toMatchObject({ recordCount: 2, truncated: true, totalMatches: expect.any(Number) })
+    expect(cut.body.totalMatches).toBeGreaterThan(2)
+    // The callback keeps the spec's recordCount: the records delivered.
+    expect(callbackBody()).toMatchObject({ status: 'delivered', recordCount: 2 })
+    const whole = await query(
+      provider.url,
+      'sanctions',
+      envelope({ parameters: { name: 'Kim Jong Un', threshold: 80, limit: cut.body.totalMatches } }),
+    )
+    expect(whole.body.recordCount).toBe(cut.body.totalMatches)
+    expect(whole.body).not.toHaveProperty('truncated')
+  })
+
   it('sanctions: results carry score, matched name, type, programs and countries', async () => {
     const res = await query(
       provider.url,
@@ -176,6 +196,8 @@ describe('query processing, row 3: delivered → callback, then 200', () => {
       queryId: sent.queryId,
       recordCount: 25,
       executionTimeMs: expect.any(Number),
+      // More than 25 English companies match: the answer says the limit cut them.
+      truncated: true,
       delivery: { mechanism: 'pf_s3_sync', reference: `s3://pf-deliveries/${key}` },
     })
     const object = await provider.s3.send(new GetObjectCommand({ Bucket: 'pf-deliveries', Key: key }))

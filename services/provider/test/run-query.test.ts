@@ -28,7 +28,7 @@ function world({ deliverFails = false, callbackFails = false } = {}) {
   }
   const search = () => {
     steps.push('search')
-    return { results: [{ name: 'ACME' }, { name: 'ACME 2' }] }
+    return { results: [{ name: 'ACME' }, { name: 'ACME 2' }], truncated: false }
   }
   return { steps, callbacks, deps, search }
 }

@@ -17,9 +17,14 @@ export interface QueryDeps {
   metrics: ProviderMetrics
 }
 
-/** What a search gives: its results, and for screening the versions of the lists it searched. */
+/**
+ * What a search gives: its results, whether `limit` cut them (and, for screening, how many matched in all),
+ * and for screening the versions of the lists it searched.
+ */
 export interface SearchOutcome {
   results: unknown[]
+  truncated: boolean
+  totalMatches?: number
   lists?: { name: string; sha256: string }[]
 }
 
@@ -65,7 +70,7 @@ export async function runQuery(
   const stopTimer = deps.metrics.queryDuration.startTimer({ endpoint })
   let stage = 'search'
   try {
-    const { results, lists } = search()
+    const { results, truncated, totalMatches, lists } = search()
     stage = 'delivery'
     const delivery: DeliveryResult =
       mechanism === 'inline'
@@ -78,8 +83,16 @@ export async function runQuery(
       deps,
     )
     deps.metrics.queries.inc({ endpoint, mechanism, status: 'delivered' })
-    // Screening answers name the list versions they were computed on.
-    const base = { queryId, recordCount: results.length, executionTimeMs, ...(lists ? { lists } : {}) }
+    // Never cut silently: when `limit` left matches out, the answer says so (`truncated: true`, and for
+    // screening how many entries matched in all); otherwise it has the spec's fields. Screening answers also
+    // name the list versions they were computed on.
+    const base = {
+      queryId,
+      recordCount: results.length,
+      executionTimeMs,
+      ...(truncated ? { truncated, ...(totalMatches === undefined ? {} : { totalMatches }) } : {}),
+      ...(lists ? { lists } : {}),
+    }
     return {
       status: 200,
       body:

@@ -81,9 +81,7 @@ export function createSearchRouter({
       res.status(answer.status).json(answer.body)
     })
 
-  route('companies', validateCompaniesParameters, (parameters) => ({
-    results: engine.searchCompanies(parameters),
-  }))
+  route('companies', validateCompaniesParameters, (parameters) => engine.searchCompanies(parameters))
   route('sanctions', validateSanctionsParameters, (parameters) =>
     engine.searchSanctions(parameters, { deadline: Date.now() + searchBudgetMs }),
   )

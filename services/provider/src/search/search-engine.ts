@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import type { CompaniesParameters, SanctionsParameters } from '@pf/schemas'
 import type { Logger } from '@pf/service-kit'
-import type { Datasets } from '../datasets/records'
+import type { Company, Datasets } from '../datasets/records'
 import { SanctionsLists, type ListVersion } from '../lists/sanctions-lists'
 import { CompaniesIndex } from './companies-index'
 import type { SanctionMatch } from './sanctions-index'
@@ -42,26 +42,29 @@ export class SearchEngine {
     )
   }
 
-  searchCompanies(parameters: CompaniesParameters) {
-    return this.companies.search({ ...parameters, limit: parameters.limit ?? SEARCH_DEFAULTS.companiesLimit })
+  /** Companies matching every filter, the first `limit`; `truncated` when more match (one more is looked for). */
+  searchCompanies(parameters: CompaniesParameters): { results: Company[]; truncated: boolean } {
+    const limit = parameters.limit ?? SEARCH_DEFAULTS.companiesLimit
+    const found = this.companies.search({ ...parameters, limit: limit + 1 })
+    return { results: found.slice(0, limit), truncated: found.length > limit }
   }
 
   /**
    * Screening on one snapshot of the lists (a refresh swapping them meanwhile does not mix versions); the
-   * answer names the versions it was computed on. `deadline`: epoch ms after which it stops (`SearchBudgetError`).
+   * answer names the versions it was computed on, and how many entries reached the threshold before `limit`. `deadline`: epoch ms after which it stops (`SearchBudgetError`).
    */
   searchSanctions(
     parameters: SanctionsParameters,
     { deadline }: { deadline?: number } = {},
-  ): { results: SanctionMatch[]; lists: ListVersion[] } {
+  ): { results: SanctionMatch[]; truncated: boolean; totalMatches: number; lists: ListVersion[] } {
     const { index, versions } = this.lists.current()
-    const results = index.search({
+    const { matches, total } = index.screen({
       deadline,
       name: parameters.name,
       country: parameters.country,
       threshold: parameters.threshold ?? SEARCH_DEFAULTS.sanctionsThreshold,
       limit: parameters.limit ?? SEARCH_DEFAULTS.sanctionsLimit,
     })
-    return { results, lists: versions }
+    return { results: matches, truncated: total > matches.length, totalMatches: total, lists: versions }
   }
 }
