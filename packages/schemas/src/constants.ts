@@ -14,6 +14,11 @@ export type WebhookEventKind = (typeof WEBHOOK_EVENT_KINDS)[number]
 
 /** Every `webhookId` starts with this (spec, "Webhook envelope"). */
 export const WEBHOOK_ID_PREFIX = 'wh_'
+/**
+ * Longest `webhookId` accepted (this kit's bound; the spec gives none): it becomes a Redis key, so an id of a
+ * megabyte would be one. The platform's ids are about 30 characters.
+ */
+export const WEBHOOK_ID_MAX_LENGTH = 200
 
 /** Statuses of a provider's status callback. */
 export const CALLBACK_STATUSES = ['delivered', 'failed'] as const

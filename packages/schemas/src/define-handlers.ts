@@ -16,6 +16,15 @@ export interface HandlerContext {
     warn(obj: object, msg?: string): void
     error(obj: object, msg?: string): void
   }
+  /**
+   * Runs `effect` once per idempotency `key` (e.g. `purchase:${data.purchaseId}`) across every delivery,
+   * retry and worker; resolves true when it ran now, false when it had already run. A throwing effect is
+   * retried with the job; a worker killed mid-effect leaves it to the job's next attempt.
+   *
+   * @example
+   * await once(`purchase:${event.data.purchaseId}`, () => grantItem(event.data.userId, event.data.itemId))
+   */
+  once(key: string, effect: () => Promise<void>): Promise<boolean>
 }
 
 /** A handler for one kind; a thrown error means retry (unless it is unrecoverable). */

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox'
-import { WEBHOOK_ID_PREFIX, type WebhookEventKind } from './constants'
+import { WEBHOOK_ID_MAX_LENGTH, WEBHOOK_ID_PREFIX, type WebhookEventKind } from './constants'
 import type { WebhookEventDataMap } from './webhook-events'
 
 /**
@@ -10,7 +10,7 @@ export const WebhookEnvelopeSchema = Type.Object(
   {
     event: Type.String({ minLength: 1 }),
     timestamp: Type.String({ format: 'date-time' }),
-    webhookId: Type.String({ pattern: `^${WEBHOOK_ID_PREFIX}.+` }),
+    webhookId: Type.String({ pattern: `^${WEBHOOK_ID_PREFIX}.+`, maxLength: WEBHOOK_ID_MAX_LENGTH }),
     data: Type.Record(Type.String(), Type.Unknown()),
   },
   { additionalProperties: true, title: 'WebhookEnvelope' },

@@ -4,7 +4,7 @@ import { createLogger } from '@pf/service-kit'
 import { WEBHOOK_EVENT_KINDS } from '@pf/schemas'
 import { median } from './median'
 import { startRedis } from '@pf/testkit/redis'
-import { createWorkerConnection } from '../src/adapters/create-redis-connection'
+import { createRedisConnection } from '../src/adapters/create-redis-connection'
 import { createWebhookWorker } from '../src/adapters/create-webhook-worker'
 import { createWorkerMetrics } from '../src/metrics'
 
@@ -27,7 +27,7 @@ const event = (i: number) => ({
 })
 
 async function fill(redisUrl: string, prefix: string) {
-  const connection = createWorkerConnection(redisUrl)
+  const connection = createRedisConnection({ kind: 'url', url: redisUrl, waitReplicas: 0 }, 'worker')
   const queue = new Queue('webhooks', { connection, prefix })
   for (let start = 0; start < JOBS; start += 1000) {
     await queue.addBulk(
@@ -63,7 +63,7 @@ async function drain(start: () => Worker): Promise<number> {
  */
 export async function benchWorker() {
   const redis = await startRedis()
-  const connection = createWorkerConnection(redis.url)
+  const connection = createRedisConnection({ kind: 'url', url: redis.url, waitReplicas: 0 }, 'worker')
   const noop = async () => {}
   const handlers = Object.fromEntries(WEBHOOK_EVENT_KINDS.map((kind) => [kind, noop]))
   const bareRates: number[] = []
@@ -88,8 +88,10 @@ export async function benchWorker() {
             logger: createLogger({ name: 'bench', level: 'silent' }),
             metrics: createWorkerMetrics(new Registry()),
             concurrency: CONCURRENCY,
-            lockDurationMs: 30_000,
-            stalledIntervalMs: 30_000,
+            lockDurationMs: 15_000,
+            lockRenewMs: 5000,
+            stalledIntervalMs: 10_000,
+            onceTtlMs: 60_000,
           }),
         ),
       )

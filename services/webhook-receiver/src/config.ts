@@ -7,9 +7,10 @@ import {
   type ServerLimits,
 } from '@pf/service-kit'
 import { DEFAULT_QUEUE_PREFIX, PLATFORM_RETRY_HORIZON_SECONDS } from './adapters/queue-names'
+import { parseHostPorts, type RedisTarget } from './redis-target'
 
 export interface QueueConfig {
-  redisUrl: string
+  redis: RedisTarget
   queuePrefix: string
 }
 
@@ -39,18 +40,82 @@ export interface WorkerConfig extends QueueConfig {
   handlersPath?: string
   concurrency: number
   lockDurationMs: number
+  lockRenewMs: number
   stalledIntervalMs: number
+  /** How long `context.once` remembers a done effect: beyond the receiver's dedup window. */
+  onceTtlMs: number
   /** The ops server's limits; `drainTimeoutMs` also bounds the wait for jobs in progress on SIGTERM. */
   server: ServerLimits
 }
 
 const DAY = 24 * 60 * 60
 
-function readQueueConfig(env: ReturnType<typeof createEnvReader>): QueueConfig {
-  return {
-    redisUrl: env.url('REDIS_URL', 'redis://127.0.0.1:6379'),
-    queuePrefix: env.string('WEBHOOK_QUEUE_PREFIX', DEFAULT_QUEUE_PREFIX),
+/**
+ * Where Redis is: `REDIS_URL`, or Sentinel (`REDIS_SENTINELS` + `REDIS_SENTINEL_NAME`), or Cluster
+ * (`REDIS_CLUSTER_NODES`), one of them. Highly available setups wait for one replica by default.
+ */
+function readRedisTarget(env: ReturnType<typeof createEnvReader>): RedisTarget {
+  const sentinels = env.list('REDIS_SENTINELS')
+  const clusterNodes = env.list('REDIS_CLUSTER_NODES')
+  const url = env.optional('REDIS_URL')
+  const chosen = [
+    url && 'REDIS_URL',
+    sentinels.length > 0 && 'REDIS_SENTINELS',
+    clusterNodes.length > 0 && 'REDIS_CLUSTER_NODES',
+  ]
+  if (chosen.filter(Boolean).length > 1)
+    env.problem(
+      `set one of REDIS_URL, REDIS_SENTINELS or REDIS_CLUSTER_NODES (got ${chosen.filter(Boolean).join(' and ')})`,
+    )
+  const credentials = { username: env.optional('REDIS_USERNAME'), password: env.optional('REDIS_PASSWORD') }
+  const hosts = (name: string, items: string[]) => {
+    const { nodes, bad } = parseHostPorts(items)
+    if (bad !== undefined) env.problem(`${name} must be a comma list of host:port (got "${bad}")`)
+    return nodes
   }
+  if (sentinels.length > 0) {
+    const name = env.optional('REDIS_SENTINEL_NAME')
+    if (!name)
+      env.problem(
+        'REDIS_SENTINEL_NAME is required with REDIS_SENTINELS (the master name the sentinels monitor)',
+      )
+    return {
+      kind: 'sentinel',
+      sentinels: hosts('REDIS_SENTINELS', sentinels),
+      name: name ?? '',
+      ...credentials,
+      waitReplicas: env.int('REDIS_WAIT_REPLICAS', { default: 1, min: 0, max: 16 }),
+    }
+  }
+  if (clusterNodes.length > 0)
+    return {
+      kind: 'cluster',
+      nodes: hosts('REDIS_CLUSTER_NODES', clusterNodes),
+      ...credentials,
+      waitReplicas: env.int('REDIS_WAIT_REPLICAS', { default: 1, min: 0, max: 16 }),
+    }
+  if (env.optional('REDIS_SENTINEL_NAME')) env.problem('REDIS_SENTINEL_NAME needs REDIS_SENTINELS')
+  return {
+    kind: 'url',
+    url: env.url('REDIS_URL', 'redis://127.0.0.1:6379'),
+    waitReplicas: env.int('REDIS_WAIT_REPLICAS', { default: 0, min: 0, max: 16 }),
+  }
+}
+
+function readQueueConfig(env: ReturnType<typeof createEnvReader>): QueueConfig {
+  const queuePrefix = env.string('WEBHOOK_QUEUE_PREFIX', DEFAULT_QUEUE_PREFIX)
+  const redis = readRedisTarget(env)
+  // Redis Cluster: BullMQ's scripts touch many keys of a queue at once, which must share one hash slot.
+  if (redis.kind === 'cluster' && !/\{[^}]+\}/.test(queuePrefix))
+    env.problem(
+      `WEBHOOK_QUEUE_PREFIX must hold a hash tag such as {pf} with REDIS_CLUSTER_NODES (got "${queuePrefix}")`,
+    )
+  return { redis, queuePrefix }
+}
+
+/** How long a `webhookId` stays known: at least the platform's whole retry horizon. */
+function readDedupTtlSeconds(env: ReturnType<typeof createEnvReader>): number {
+  return env.int('WEBHOOK_DEDUP_TTL_SECONDS', { default: 7 * DAY, min: PLATFORM_RETRY_HORIZON_SECONDS })
 }
 
 function readTls(env: ReturnType<typeof createEnvReader>): ReceiverConfig['tls'] {
@@ -100,10 +165,7 @@ export function loadReceiverConfig(source: Env): ReceiverConfig {
     path,
     tls: readTls(env),
     maxBodyBytes: env.int('WEBHOOK_MAX_BODY_BYTES', { default: 1024 * 1024, min: 1024 }),
-    dedupTtlSeconds: env.int('WEBHOOK_DEDUP_TTL_SECONDS', {
-      default: 7 * DAY,
-      min: PLATFORM_RETRY_HORIZON_SECONDS,
-    }),
+    dedupTtlSeconds: readDedupTtlSeconds(env),
     enqueueTimeoutMs: env.int('WEBHOOK_ENQUEUE_TIMEOUT_MS', { default: 2000, min: 50, max: 4000 }),
     jobAttempts: env.int('WEBHOOK_JOB_ATTEMPTS', { default: 10, min: 1 }),
     jobBackoffMs: env.int('WEBHOOK_JOB_BACKOFF_MS', { default: 1000, min: 1 }),
@@ -139,10 +201,25 @@ export function loadWorkerConfig(source: Env): WorkerConfig {
     logLevel: env.string('LOG_LEVEL', 'info'),
     handlersPath: env.optional('WEBHOOK_HANDLERS'),
     concurrency: env.int('WORKER_CONCURRENCY', { default: 10, min: 1 }),
-    lockDurationMs: env.int('WORKER_LOCK_DURATION_MS', { default: 30_000, min: 500 }),
-    stalledIntervalMs: env.int('WORKER_STALLED_INTERVAL_MS', { default: 30_000, min: 500 }),
+    // A job of a killed worker is back in wait at most lock duration + stalled interval later: 25 s.
+    lockDurationMs: env.int('WORKER_LOCK_DURATION_MS', { default: 15_000, min: 500 }),
+    lockRenewMs: 0,
+    stalledIntervalMs: env.int('WORKER_STALLED_INTERVAL_MS', { default: 10_000, min: 500 }),
+    onceTtlMs: 0,
     server: readServerLimits(env, { drainTimeoutMs: 30_000 }),
   }
+  // Renewed three times per lock duration by default: two renewals may be late before the lock is lost.
+  config.lockRenewMs = env.int('WORKER_LOCK_RENEW_MS', {
+    default: Math.floor(config.lockDurationMs / 3),
+    min: 100,
+  })
+  if (config.lockRenewMs * 2 > config.lockDurationMs)
+    env.problem(
+      `WORKER_LOCK_RENEW_MS must be at most half of WORKER_LOCK_DURATION_MS, so that one late renewal does not lose the lock (got ${config.lockRenewMs} and ${config.lockDurationMs})`,
+    )
+  const dedupTtlSeconds = readDedupTtlSeconds(env)
+  config.onceTtlMs =
+    env.int('WEBHOOK_ONCE_TTL_SECONDS', { default: dedupTtlSeconds + DAY, min: dedupTtlSeconds + 1 }) * 1000
   env.done()
   return config
 }

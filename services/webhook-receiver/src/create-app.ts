@@ -1,3 +1,4 @@
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http'
 import express, { type Express } from 'express'
 import type { Queue } from 'bullmq'
 import type { Registry } from 'prom-client'
@@ -7,7 +8,7 @@ import { receiverOpenApi } from './openapi-document'
 import type { EventStore } from './core/event-store'
 import { createReceiverMetrics } from './metrics'
 import { createQueueDashboard } from './routes/create-queue-dashboard'
-import { createWebhookRouter } from './routes/create-webhook-router'
+import { createWebhookHandler } from './routes/create-webhook-handler'
 
 export interface ReceiverDeps {
   /** The queue and token of the bull-board dashboard; no dashboard without it. */
@@ -18,18 +19,28 @@ export interface ReceiverDeps {
   registry: Registry
 }
 
+/** The receiver's request listener, and the Express app behind it (everything but the webhook itself). */
+export type ReceiverApp = RequestListener & { express: Express }
+
+const REFUSAL = Symbol('webhook refusal')
+type Refused = IncomingMessage & { [REFUSAL]?: unknown }
+
 /**
- * The receiver's Express app: the webhook route plus `/health`, `/ready` (Redis answers) and `/metrics`.
+ * The receiver's app: `POST {path}` (the webhook) is answered before Express routes anything, the hot path;
+ * everything else, and every refusal of a webhook, goes through Express: `/health`, `/ready` (Redis answers),
+ * `/metrics`, `/openapi.json`, the dashboard, 404s, and the one error handler that maps codes to statuses.
  *
  * @example
  * const app = createApp({ config, store, logger, registry: createMetricsRegistry('pf_receiver') })
+ * await listen(app, { port: 3001 })
  */
-export function createApp({ config, store, logger, registry, dashboard }: ReceiverDeps): Express {
+export function createApp({ config, store, logger, registry, dashboard }: ReceiverDeps): ReceiverApp {
   const app = express()
   app.disable('x-powered-by')
+  app.disable('etag')
   const metrics = createReceiverMetrics(registry, store)
-  // The webhook route first: it is the hot path, and should not walk the ops routes on every event.
-  app.use(createWebhookRouter({ ...config, store, metrics, logger }))
+  // A refused webhook arrives with its error: straight to the error handler.
+  app.use((req, _res, next) => next((req as Refused)[REFUSAL]))
   app.use(createOpsRouter({ registry, ready: () => store.ping(), logger }))
   app.get('/openapi.json', openApiRoute(receiverOpenApi(config.path)))
   if (dashboard) app.use(createQueueDashboard(dashboard.queue, dashboard.token))
@@ -37,5 +48,22 @@ export function createApp({ config, store, logger, registry, dashboard }: Receiv
     res.status(404).json({ error: 'not found' })
   })
   app.use(createErrorHandler({ logger, statusByCode: RECEIVER_HTTP_STATUS }))
-  return app
+
+  const webhook = createWebhookHandler({ ...config, store, metrics, logger })
+  const isWebhook = (req: IncomingMessage) => {
+    if (req.method !== 'POST') return false
+    const url = req.url ?? ''
+    const end = url.indexOf('?')
+    const path = end === -1 ? url : url.slice(0, end)
+    return path === config.path || path === `${config.path}/`
+  }
+  const listener = (req: IncomingMessage, res: ServerResponse) => {
+    if (!isWebhook(req)) return app(req, res)
+    webhook(req, res, (error) => {
+      // Never undefined: a refusal always carries its reason.
+      ;(req as Refused)[REFUSAL] = error ?? new Error('refused')
+      app(req, res)
+    })
+  }
+  return Object.assign(listener, { express: app })
 }

@@ -1,12 +1,11 @@
-import type { Express } from 'express'
 import type { Registry } from 'prom-client'
 import { createMetricsRegistry, type Logger } from '@pf/service-kit'
 import { createBullmqEventStore } from './adapters/create-bullmq-event-store'
 import type { ReceiverConfig } from './config'
-import { createApp } from './create-app'
+import { createApp, type ReceiverApp } from './create-app'
 
 export interface Receiver {
-  app: Express
+  app: ReceiverApp
   /** Resolves when Redis answers. */
   ready(): Promise<void>
   /** Closes the event store (its Redis connection); the HTTP server is the caller's. */

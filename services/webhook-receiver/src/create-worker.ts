@@ -2,7 +2,7 @@ import express, { type Express } from 'express'
 import { createMetricsRegistry, createOpsRouter, type Logger } from '@pf/service-kit'
 import type { WebhookHandlers } from '@pf/schemas'
 import { checkEvictionPolicy } from './adapters/check-eviction-policy'
-import { createWorkerConnection } from './adapters/create-redis-connection'
+import { createRedisConnection } from './adapters/create-redis-connection'
 import { createWebhookWorker } from './adapters/create-webhook-worker'
 import type { WorkerConfig } from './config'
 import { createWorkerMetrics } from './metrics'
@@ -20,7 +20,7 @@ export function createWorker(
   config: WorkerConfig,
   { logger, handlers }: { logger: Logger; handlers: WebhookHandlers },
 ): WebhookWorkerService {
-  const connection = createWorkerConnection(config.redisUrl)
+  const connection = createRedisConnection(config.redis, 'worker')
   connection.on('ready', () => void checkEvictionPolicy(connection, logger))
   connection.on('error', () => {}) // reported by the worker's own 'error' event
   const registry = createMetricsRegistry('pf_worker')

@@ -1,5 +1,5 @@
 import type { ConfigError } from '@pf/service-kit'
-import { loadReceiverConfig, loadWorkerConfig } from '../src/config'
+import { loadDeadLettersConfig, loadReceiverConfig, loadWorkerConfig } from '../src/config'
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -67,5 +67,89 @@ describe('server limits', () => {
       drainTimeoutMs: 10_000,
     })
     expect(loadWorkerConfig({}).server.drainTimeoutMs).toBe(30_000)
+  })
+})
+
+describe('where Redis is: one URL, Sentinel or Cluster (service contract, second wave)', () => {
+  it('reads REDIS_SENTINELS + REDIS_SENTINEL_NAME, waiting for one replica by default', () => {
+    expect(
+      loadReceiverConfig({
+        PF_WEBHOOK_SECRET: 'x',
+        REDIS_SENTINELS: '10.0.0.1:26379, sentinel-2:26379,[::1]:26380',
+        REDIS_SENTINEL_NAME: 'pf',
+        REDIS_PASSWORD: 'p',
+      }).redis,
+    ).toEqual({
+      kind: 'sentinel',
+      sentinels: [
+        { host: '10.0.0.1', port: 26379 },
+        { host: 'sentinel-2', port: 26379 },
+        { host: '::1', port: 26380 },
+      ],
+      name: 'pf',
+      username: undefined,
+      password: 'p',
+      waitReplicas: 1,
+    })
+  })
+
+  it('reads REDIS_CLUSTER_NODES for the receiver, the worker and the dead-letter command alike', () => {
+    const env = { PF_WEBHOOK_SECRET: 'x', REDIS_CLUSTER_NODES: 'r1:7000,r2:7001', REDIS_WAIT_REPLICAS: '2' }
+    const expected = {
+      kind: 'cluster',
+      nodes: [
+        { host: 'r1', port: 7000 },
+        { host: 'r2', port: 7001 },
+      ],
+      waitReplicas: 2,
+    }
+    expect(loadReceiverConfig(env).redis).toMatchObject(expected)
+    expect(loadWorkerConfig(env).redis).toMatchObject(expected)
+    expect(loadDeadLettersConfig(env).redis).toMatchObject(expected)
+  })
+
+  it('keeps REDIS_URL as it was, waiting for no replica', () => {
+    expect(loadReceiverConfig({ PF_WEBHOOK_SECRET: 'x' }).redis).toEqual({
+      kind: 'url',
+      url: 'redis://127.0.0.1:6379',
+      waitReplicas: 0,
+    })
+  })
+
+  it.each([
+    [
+      { REDIS_URL: 'redis://a:6379', REDIS_CLUSTER_NODES: 'b:7000' },
+      /^set one of REDIS_URL, REDIS_SENTINELS or REDIS_CLUSTER_NODES/,
+    ],
+    [{ REDIS_SENTINELS: 'a:26379' }, /^REDIS_SENTINEL_NAME is required with REDIS_SENTINELS/],
+    [{ REDIS_SENTINEL_NAME: 'pf' }, /^REDIS_SENTINEL_NAME needs REDIS_SENTINELS/],
+    [
+      { REDIS_CLUSTER_NODES: 'a:7000,b' },
+      /^REDIS_CLUSTER_NODES must be a comma list of host:port \(got "b"\)/,
+    ],
+    [
+      { REDIS_CLUSTER_NODES: 'a:7000', WEBHOOK_QUEUE_PREFIX: 'pf' },
+      /^WEBHOOK_QUEUE_PREFIX must hold a hash tag/,
+    ],
+  ])('refuses %j in one line', (env, problem) => {
+    expect(problemsOf({ PF_WEBHOOK_SECRET: 'x', ...env })).toEqual([expect.stringMatching(problem)])
+  })
+})
+
+describe('worker recovery settings', () => {
+  it('defaults to a job back in wait within 25 s of a worker dying (lock 15 s + stalled check 10 s, renewed every 5 s)', () => {
+    expect(loadWorkerConfig({})).toMatchObject({
+      lockDurationMs: 15_000,
+      lockRenewMs: 5000,
+      stalledIntervalMs: 10_000,
+      // `once` remembers a done effect a day beyond the 7-day dedup window.
+      onceTtlMs: 8 * 24 * 3600 * 1000,
+    })
+  })
+
+  it('refuses a renewal slower than half the lock duration', () => {
+    expect(() =>
+      loadWorkerConfig({ WORKER_LOCK_DURATION_MS: '10000', WORKER_LOCK_RENEW_MS: '6000' }),
+    ).toThrow(/WORKER_LOCK_RENEW_MS must be at most half of WORKER_LOCK_DURATION_MS/)
   })
 })

@@ -90,6 +90,69 @@ describe('worker process', () => {
     }
   })
 
+  // context.once: the effect writes a line to `effects`; the first worker is killed either during the effect
+  // (it never completed: the next attempt must run it) or right after it (it must not run again).
+  it.each(['during', 'after'])(
+    'applies an effect exactly once when the worker is killed %s it (context.once)',
+    async (when) => {
+      const dir = mkdtempSync(join(tmpdir(), 'pf-once-'))
+      const handlers = join(dir, 'handlers.cjs')
+      writeFileSync(
+        handlers,
+        `const fs = require('fs'); const path = require('path'); const dir = ${JSON.stringify(dir)}
+const hang = () => new Promise(() => {})
+const mark = (what) => fs.appendFileSync(path.join(dir, 'marks'), what + ' ' + process.pid + '\\n')
+exports.handlers = {
+  'purchase.completed': async (event, { once }) => {
+    const ran = await once('purchase:' + event.data.purchaseId, async () => {
+      mark('effect-started')
+      if (process.env.KILL_ME === 'during') await hang()
+      fs.appendFileSync(path.join(dir, 'effects'), event.data.purchaseId + '\\n')
+    })
+    mark(ran ? 'ran' : 'skipped')
+    if (process.env.KILL_ME === 'after') await hang()
+  },
+}
+`,
+      )
+      const prefix = uniquePrefix()
+      const env = {
+        REDIS_URL: redis.url,
+        WEBHOOK_QUEUE_PREFIX: prefix,
+        WORKER_LOCK_DURATION_MS: '1000',
+        WORKER_STALLED_INTERVAL_MS: '500',
+        WEBHOOK_HANDLERS: handlers,
+      }
+      const receiver = await startReceiver(redis.url, prefix)
+      const marks = () => (existsSync(join(dir, 'marks')) ? readFileSync(join(dir, 'marks'), 'utf8') : '')
+      try {
+        const first = await start('worker.js', { ...env, KILL_ME: when })
+        const event = makeEvent('purchase.completed')
+        expect((await postSigned(receiver.webhookUrl, JSON.stringify(event))).status).toBe(200)
+        await waitFor(
+          () => marks().includes(when === 'during' ? 'effect-started' : 'ran'),
+          10_000,
+          'worker A',
+        )
+        await first.stop('SIGKILL')
+
+        const second = await start('worker.js', env)
+        const finished = when === 'during' ? `ran ${second.child.pid}` : `skipped ${second.child.pid}`
+        await waitFor(() => marks().includes(finished), 20_000, 'worker B to finish the job')
+        const purchaseId = (event.data as { purchaseId: string }).purchaseId
+        expect(readFileSync(join(dir, 'effects'), 'utf8')).toBe(`${purchaseId}\n`)
+        // During: the second attempt took the dead claim over and ran the effect; after: it skipped it.
+        expect(
+          marks()
+            .split('\n')
+            .filter((line) => line.startsWith('effect-started')),
+        ).toHaveLength(when === 'during' ? 2 : 1)
+      } finally {
+        await receiver.stop()
+      }
+    },
+  )
+
   it('drains and exits 0 on SIGTERM sent the moment it says it is ready (5 of 5)', async () => {
     // The ready line comes after the signal handler: a SIGTERM right after it drains instead of killing.
     const exits: (number | null)[] = []

@@ -1,9 +1,9 @@
 import { loadTestVectors } from '@pf/testkit'
 import { startRedis, type RedisHandle } from '@pf/testkit/redis'
 import { signWebhook } from '@pf/signing'
-import { createWorkerConnection } from '../src/adapters/create-redis-connection'
 import { createWebhookWorker } from '../src/adapters/create-webhook-worker'
 import {
+  workerConnection,
   makeEvent,
   postSigned,
   SECRET,
@@ -131,7 +131,7 @@ describe('deduplication by webhookId (spec, receiver rule 3)', () => {
   it('still recognises the webhookId after its job was processed and trimmed, and after a receiver restart', async () => {
     const prefix = receiver.queue.opts.prefix as string
     const handled: string[] = []
-    const connection = createWorkerConnection(redis.url)
+    const connection = workerConnection(redis.url)
     const worker = createWebhookWorker({
       ...workerDefaults,
       connection,

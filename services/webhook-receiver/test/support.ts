@@ -7,6 +7,8 @@ import { createApp } from '../src/create-app'
 import type { AcceptOutcome, EventStore } from '../src/core/event-store'
 import { createWorkerMetrics } from '../src/metrics'
 import { createBullmqEventStore } from '../src/adapters/create-bullmq-event-store'
+import { createRedisConnection } from '../src/adapters/create-redis-connection'
+import type { RedisTarget } from '../src/redis-target'
 
 export const SECRET = 'whsec_test_secret'
 export const PREVIOUS_SECRET = 'secret with spaces & ünïcode'
@@ -35,14 +37,21 @@ export const receiverDefaults = {
   keepFailed: 100,
 }
 
-/** The real receiver (app + BullMQ store) on an ephemeral port. */
+/** A plain `REDIS_URL` target. */
+export const urlTarget = (url: string): RedisTarget => ({ kind: 'url', url, waitReplicas: 0 })
+
+/** A worker-side connection to a Redis URL (what the worker and the dead-letter command use). */
+export const workerConnection = (url: string) => createRedisConnection(urlTarget(url), 'worker')
+
+/** The real receiver (app + BullMQ store) on an ephemeral port; `redis` a URL or any target. */
 export async function startReceiver(
-  redisUrl: string,
+  redis: string | RedisTarget,
   prefix: string,
-  overrides: Partial<typeof receiverDefaults> & { dashboardToken?: string } = {},
+  overrides: Partial<typeof receiverDefaults> & { dashboardToken?: string; viaQueueAdd?: boolean } = {},
 ): Promise<StartedReceiver> {
   const config = { ...receiverDefaults, ...overrides }
-  const { store, queue } = createBullmqEventStore({ redisUrl, prefix, ...config })
+  const target = typeof redis === 'string' ? urlTarget(redis) : redis
+  const { store, queue } = createBullmqEventStore({ redis: target, prefix, ...config })
   const dashboard = config.dashboardToken ? { queue, token: config.dashboardToken } : undefined
   const app = createApp({
     config,
@@ -72,7 +81,9 @@ export const workerDefaults = {
   },
   concurrency: 5,
   lockDurationMs: 1000,
+  lockRenewMs: 300,
   stalledIntervalMs: 500,
+  onceTtlMs: 60_000,
 }
 
 /** A realistic event of a kind (testkit's sample data), with a fresh `wh_` id unless one is given. */
@@ -120,7 +131,7 @@ export function memoryStore(): EventStore & { stored: string[] } {
   const stored: string[] = []
   return {
     stored,
-    async accept(event): Promise<AcceptOutcome> {
+    async accept(event, _json): Promise<AcceptOutcome> {
       if (stored.includes(event.webhookId)) return 'duplicate'
       stored.push(event.webhookId)
       return 'accepted'

@@ -1,12 +1,11 @@
 import type { Worker } from 'bullmq'
-import type { Redis } from 'ioredis'
 import { startRedis, type RedisHandle } from '@pf/testkit/redis'
 import { WEBHOOK_EVENT_KINDS, type WebhookEvent } from '@pf/schemas'
 import { UnrecoverableWebhookError, type WebhookHandlers } from '@pf/schemas'
-import { createWorkerConnection } from '../src/adapters/create-redis-connection'
 import { listDeadLetters, replayDeadLetters } from '../src/adapters/dead-letters'
 import { createWebhookWorker } from '../src/adapters/create-webhook-worker'
 import {
+  workerConnection,
   makeEvent,
   postSigned,
   startReceiver,
@@ -20,10 +19,10 @@ import {
 let redis: RedisHandle
 let receiver: StartedReceiver
 let prefix: string
-const running: { worker: Worker; connection: Redis }[] = []
+const running: { worker: Worker; connection: ReturnType<typeof workerConnection> }[] = []
 
 function startWorker(handlers: WebhookHandlers) {
-  const connection = createWorkerConnection(redis.url)
+  const connection = workerConnection(redis.url)
   connection.on('error', () => {})
   const worker = createWebhookWorker({ ...workerDefaults, connection, prefix, handlers })
   worker.on('error', () => {})
@@ -174,5 +173,58 @@ describe('Redis going away loses nothing and heals by itself', () => {
     // The platform retries the 503'd delivery; once Redis is back it is accepted and processed.
     await waitFor(async () => (await send(whileDown)).status === 200, 15_000, 'the receiver to recover')
     await waitFor(() => handled.includes(whileDown.webhookId), 15_000, 'the worker to recover')
+  })
+})
+
+describe('context.once: exactly-once effects over at-least-once handlers', () => {
+  it('runs an effect once per key across deliveries with different webhookIds', async () => {
+    const effects: string[] = []
+    const outcomes: boolean[] = []
+    startWorker({
+      'purchase.completed': async (event, { once }) => {
+        outcomes.push(
+          await once(`grant:${event.data.idempotencyKey}`, async () => void effects.push(event.webhookId)),
+        )
+      },
+    })
+    const first = makeEvent('purchase.completed')
+    // The platform sends the same purchase again as a new delivery (a new webhookId, the same idempotencyKey).
+    const again = { ...makeEvent('purchase.completed'), data: first.data }
+    expect((await send(first)).status).toBe(200)
+    await waitFor(() => outcomes.length === 1, 5000, 'the first delivery')
+    expect((await send(again)).status).toBe(200)
+    await waitFor(() => outcomes.length === 2, 5000, 'the second delivery')
+    expect(outcomes).toEqual([true, false])
+    expect(effects).toEqual([first.webhookId])
+  })
+
+  it('releases the key when the effect throws, so the retry runs it', async () => {
+    let calls = 0
+    const applied: number[] = []
+    startWorker({
+      'purchase.completed': async (event, { once }) => {
+        await once(`grant:${event.data.purchaseId}`, async () => {
+          calls += 1
+          if (calls === 1) throw new Error('payment service down')
+          applied.push(calls)
+        })
+      },
+    })
+    expect((await send(makeEvent('purchase.completed'))).status).toBe(200)
+    await waitFor(() => applied.length === 1, 5000, 'the retry')
+    expect(applied).toEqual([2])
+  })
+
+  it('refuses an empty or oversized key with a TypeError (a handler bug, not a retry)', async () => {
+    const errors: string[] = []
+    startWorker({
+      'session.ended': async (_event, { once }) => {
+        for (const key of ['', 'k'.repeat(513)])
+          await once(key, async () => {}).catch((error: Error) => void errors.push(error.name))
+      },
+    })
+    expect((await send(makeEvent('session.ended'))).status).toBe(200)
+    await waitFor(() => errors.length === 2, 5000, 'the handler')
+    expect(errors).toEqual(['TypeError', 'TypeError'])
   })
 })

@@ -1,11 +1,11 @@
-import type { Redis } from 'ioredis'
 import type { Logger } from '@pf/service-kit'
+import type { RedisConnection } from './create-redis-connection'
 
 /**
  * Warns when Redis may evict keys: an evicted job or dedup marker is a lost or repeated event. Managed Redis
  * services sometimes forbid CONFIG; that is only logged at debug.
  */
-export async function checkEvictionPolicy(connection: Redis, logger: Logger): Promise<void> {
+export async function checkEvictionPolicy(connection: RedisConnection, logger: Logger): Promise<void> {
   try {
     const [, policy] = (await connection.config('GET', 'maxmemory-policy')) as [string, string]
     if (policy !== 'noeviction') {

@@ -1,18 +1,19 @@
 import { randomUUID } from 'node:crypto'
 import { Queue } from 'bullmq'
-import type { Redis } from 'ioredis'
 import type { WebhookEnvelope } from '@pf/schemas'
 import { withTimeout, type Logger } from '@pf/service-kit'
 import type { ReceiverConfig } from '../config'
+import { describeRedisTarget } from '../redis-target'
 import { StoreUnavailableError } from '../errors'
 import type { AcceptOutcome, EventStore } from '../core/event-store'
 import { checkEvictionPolicy } from './check-eviction-policy'
-import { producerConnectionOptions } from './create-redis-connection'
+import { BULLMQ_VERSION_PINNED, createJobAdder, type JobAdder } from './create-job-adder'
+import { bullmqConnection, createRedisConnection, type RedisConnection } from './create-redis-connection'
 import { WEBHOOK_QUEUE_NAME } from './queue-names'
 
 export type BullmqEventStoreOptions = Pick<
   ReceiverConfig,
-  | 'redisUrl'
+  | 'redis'
   | 'dedupTtlSeconds'
   | 'enqueueTimeoutMs'
   | 'jobAttempts'
@@ -23,6 +24,8 @@ export type BullmqEventStoreOptions = Pick<
   prefix: string
   /** Connection losses and recoveries are logged here; none when absent (tests). */
   logger?: Logger
+  /** Store through `Queue.add` one job at a time instead of the batched script (the parity test's baseline). */
+  viaQueueAdd?: boolean
 }
 
 export interface BullmqEventStore {
@@ -30,6 +33,9 @@ export interface BullmqEventStore {
   /** The BullMQ queue itself, for what only BullMQ can do (the bull-board dashboard, dead letters, tests). */
   queue: Queue
 }
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const installedBullmq = (require('bullmq/package.json') as { version: string }).version
 
 /**
  * Stores each event as a BullMQ job, deduplicated by `webhookId`.
@@ -40,9 +46,12 @@ export interface BullmqEventStore {
  * survives the job's completion and trimming (BullMQ 5 removes it only on an explicit `job.remove()`), so a
  * redelivery stays a duplicate for the whole window even after Redis has forgotten the job. A plain `jobId`
  * would not: a removed job no longer blocks its id.
+ *
+ * Jobs are added by `createJobAdder` (BullMQ's own script, batched per event-loop turn) on a connection of
+ * their own, with `WAIT` for `redis.waitReplicas` replicas before the event counts as stored.
  */
 export function createBullmqEventStore({
-  redisUrl,
+  redis,
   prefix,
   dedupTtlSeconds,
   enqueueTimeoutMs,
@@ -51,9 +60,11 @@ export function createBullmqEventStore({
   keepCompleted,
   keepFailed,
   logger,
+  viaQueueAdd = false,
 }: BullmqEventStoreOptions): BullmqEventStore {
+  const queueConnection = bullmqConnection(redis, 'producer')
   const queue = new Queue(WEBHOOK_QUEUE_NAME, {
-    connection: producerConnectionOptions(redisUrl),
+    connection: queueConnection.connection,
     prefix,
     defaultJobOptions: {
       attempts: jobAttempts,
@@ -64,25 +75,50 @@ export function createBullmqEventStore({
   })
   // A Queue emits 'error' on connection loss; without a listener Node would crash the process.
   queue.on('error', () => {})
-
+  const deduplicationTtlMs = dedupTtlSeconds * 1000
   // BullMQ's client is a plain ioredis client; its declared type only lists the commands BullMQ itself uses.
-  const client = () => queue.client as unknown as Promise<Redis>
-  if (logger) watchConnection(queue, client, logger)
+  const client = () => queue.client as unknown as Promise<RedisConnection>
+
+  const batched = !viaQueueAdd && installedBullmq === BULLMQ_VERSION_PINNED
+  if (!batched && !viaQueueAdd)
+    logger?.warn(
+      { installed: installedBullmq, pinned: BULLMQ_VERSION_PINNED },
+      'BullMQ is not the version the batched enqueue was checked against: adding jobs one by one with Queue.add',
+    )
+  const connection: RedisConnection | undefined = batched
+    ? createRedisConnection(redis, 'producer')
+    : undefined
+  connection?.on('error', () => {}) // reported by the queue's watcher; every failed enqueue answers 503
+  const adder: JobAdder | undefined =
+    connection &&
+    createJobAdder({
+      connection,
+      queue,
+      deduplicationTtlMs,
+      waitReplicas: redis.waitReplicas,
+      // Within the enqueue time-out, so that a missing replica is a 503 of ours, not a time-out.
+      waitTimeoutMs: Math.max(1, Math.floor(enqueueTimeoutMs * 0.8)),
+    })
+  if (logger) watchConnection(queue, client, logger, describeRedisTarget(redis))
 
   const store: EventStore = {
-    async accept(event: WebhookEnvelope): Promise<AcceptOutcome> {
+    async accept(event: WebhookEnvelope, json: string): Promise<AcceptOutcome> {
       // A fresh job id per request: when BullMQ deduplicates, it hands back the first job's id instead.
       const jobId = randomUUID()
       try {
-        const job = await withTimeout(
-          queue.add(event.event, event, {
-            jobId,
-            deduplication: { id: event.webhookId, ttl: dedupTtlSeconds * 1000 },
-          }),
+        const stored = await withTimeout(
+          adder
+            ? adder.add(event.event, json, jobId, event.webhookId)
+            : queue
+                .add(event.event, event, {
+                  jobId,
+                  deduplication: { id: event.webhookId, ttl: deduplicationTtlMs },
+                })
+                .then((job) => job.id),
           enqueueTimeoutMs,
           'storing the event in Redis',
         )
-        return job.id === jobId ? 'accepted' : 'duplicate'
+        return stored === jobId ? 'accepted' : 'duplicate'
       } catch (cause) {
         throw new StoreUnavailableError('event store unavailable, retry later', { cause })
       }
@@ -116,26 +152,33 @@ export function createBullmqEventStore({
       if (settled) await queue.close()
       // If Redis was away, quit failed and ioredis would keep reconnecting: stop it for good.
       await queue.disconnect().catch(() => {})
+      connection?.disconnect()
+      queueConnection.owned?.disconnect()
     },
   }
   return { store, queue }
 }
 
 /** Logs when Redis goes away and comes back (503s in between), and checks its eviction policy once connected. */
-function watchConnection(queue: Queue, client: () => Promise<Redis>, logger: Logger): void {
+function watchConnection(
+  queue: Queue,
+  client: () => Promise<RedisConnection>,
+  logger: Logger,
+  where: string,
+): void {
   let connected = false
   queue.on('error', (error) => {
-    if (connected) logger.warn({ err: error }, 'lost Redis: answering 503 until it is back')
+    if (connected) logger.warn({ err: error, redis: where }, 'lost Redis: answering 503 until it is back')
     connected = false
   })
   void client().then(
     (redis) => {
       redis.on('ready', () => {
-        if (!connected) logger.info('connected to Redis')
+        if (!connected) logger.info({ redis: where }, 'connected to Redis')
         connected = true
       })
       connected = redis.status === 'ready'
-      if (connected) logger.info('connected to Redis')
+      if (connected) logger.info({ redis: where }, 'connected to Redis')
       return checkEvictionPolicy(redis, logger)
     },
     () => {}, // the queue closed before it ever connected: nothing to check

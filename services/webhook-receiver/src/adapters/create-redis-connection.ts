@@ -1,34 +1,87 @@
-import { Redis, type RedisOptions } from 'ioredis'
+import { Cluster, Redis, type RedisOptions } from 'ioredis'
+import type { RedisTarget } from '../redis-target'
+
+export type RedisConnection = Redis | Cluster
 
 /**
- * Redis options for the producer side: commands fail at once while disconnected (no offline queue), so the
- * receiver answers 503 quickly instead of holding the platform's request past its 5 s budget; it keeps
- * reconnecting in the background, so a Redis restart heals by itself. Given to BullMQ as options rather than
- * as a client, so that BullMQ owns the connection: closing a queue whose shared connection is still being set
- * up leaves an unhandled 'error' behind in BullMQ 5.
+ * What a connection is for:
+ * - `producer` (the receiver): commands fail at once while disconnected (no offline queue, one retry), so the
+ *   receiver answers 503 quickly instead of holding the platform's request past its 5 s; it keeps reconnecting
+ *   in the background, so a Redis restart or a failover heals by itself. Commands issued in one tick go out in
+ *   one write (auto-pipelining);
+ * - `worker` (BullMQ workers, the dead-letter command): blocking commands need `maxRetriesPerRequest: null`.
  */
-export function producerConnectionOptions(
-  url: string,
-  options: RedisOptions = {},
-): RedisOptions & { url: string } {
-  return {
-    url,
-    // Commands issued in the same tick (many concurrent webhooks) go out in one write: batched enqueues
-    // without a batching layer of our own.
+export type ConnectionRole = 'producer' | 'worker'
+
+const ROLE_OPTIONS: Record<ConnectionRole, RedisOptions> = {
+  producer: {
     enableAutoPipelining: true,
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
     connectTimeout: 2000,
-    retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
-    ...options,
+  },
+  worker: { maxRetriesPerRequest: null },
+}
+
+const retryStrategy = (attempt: number) => Math.min(attempt * 200, 2000)
+
+/**
+ * ioredis options for a URL or a Sentinel target (a Cluster needs `createRedisConnection`). Given to BullMQ as
+ * options rather than as a client, BullMQ owns the connection: closing a queue whose shared connection is
+ * still being set up leaves an unhandled 'error' behind in BullMQ 5.
+ */
+export function redisOptions(
+  target: Exclude<RedisTarget, { kind: 'cluster' }>,
+  role: ConnectionRole,
+  overrides: RedisOptions = {},
+): RedisOptions & { url?: string } {
+  const common = { retryStrategy, ...ROLE_OPTIONS[role], ...overrides }
+  if (target.kind === 'url') return { url: target.url, ...common }
+  return {
+    sentinels: target.sentinels,
+    name: target.name,
+    role: 'master',
+    username: target.username,
+    password: target.password,
+    // Told of a failover by the sentinels themselves (+switch-master), not only when the old primary fails.
+    failoverDetector: true,
+    sentinelRetryStrategy: retryStrategy,
+    ...common,
   }
 }
 
-/** A connection for BullMQ workers: blocking commands need `maxRetriesPerRequest: null`. */
-export function createWorkerConnection(url: string, options: RedisOptions = {}): Redis {
-  return new Redis(url, {
-    maxRetriesPerRequest: null,
-    retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
-    ...options,
-  })
+/** A client for the target: a `Redis` (URL, Sentinel) or a `Cluster`. */
+export function createRedisConnection(
+  target: RedisTarget,
+  role: ConnectionRole,
+  overrides: RedisOptions = {},
+): RedisConnection {
+  if (target.kind === 'cluster') {
+    const { enableAutoPipelining, enableOfflineQueue, ...nodeOptions } = {
+      ...ROLE_OPTIONS[role],
+      ...overrides,
+    }
+    return new Cluster(target.nodes, {
+      enableAutoPipelining,
+      enableOfflineQueue,
+      clusterRetryStrategy: retryStrategy,
+      redisOptions: { username: target.username, password: target.password, ...nodeOptions },
+    })
+  }
+  const { url, ...options } = redisOptions(target, role, overrides)
+  return url ? new Redis(url, options) : new Redis(options)
+}
+
+/**
+ * What BullMQ is given: options for a URL or Sentinel (BullMQ owns the connection), a `Cluster` client for a
+ * Cluster (BullMQ cannot make one from options; the caller closes it).
+ */
+export function bullmqConnection(
+  target: RedisTarget,
+  role: ConnectionRole,
+  overrides: RedisOptions = {},
+): { connection: RedisOptions | Cluster; owned?: Cluster } {
+  if (target.kind !== 'cluster') return { connection: redisOptions(target, role, overrides) }
+  const cluster = createRedisConnection(target, role, overrides) as Cluster
+  return { connection: cluster, owned: cluster }
 }

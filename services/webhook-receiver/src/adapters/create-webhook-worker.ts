@@ -1,14 +1,15 @@
 import { UnrecoverableError, Worker } from 'bullmq'
-import type { Redis } from 'ioredis'
 import type { Logger } from '@pf/service-kit'
 import type { WebhookHandlers } from '@pf/schemas'
 import { isUnrecoverable } from '../core/is-unrecoverable'
 import { WEBHOOK_QUEUE_NAME } from './queue-names'
 import { dispatchEvent } from '../core/dispatch-event'
 import type { WorkerMetrics } from '../metrics'
+import { createOnce } from './create-once'
+import type { RedisConnection } from './create-redis-connection'
 
 export interface WebhookWorkerOptions {
-  connection: Redis
+  connection: RedisConnection
   prefix: string
   handlers: WebhookHandlers
   logger: Logger
@@ -16,14 +17,21 @@ export interface WebhookWorkerOptions {
   concurrency: number
   /** How long a job's lock lasts without renewal: after a crash, the job is picked up again past it. */
   lockDurationMs: number
+  /** How often a running job's lock is renewed (BullMQ's `lockRenewTime`). */
+  lockRenewMs: number
+  /** How often stalled jobs (lock gone, still active) are looked for and handed back. */
   stalledIntervalMs: number
+  /** How long `context.once` remembers a done effect. */
+  onceTtlMs: number
 }
 
 /**
  * The BullMQ worker: each job is validated and dispatched to the handler of its kind. A thrown error is
  * retried with the job's exponential backoff and jitter; an unrecoverable one, or the last attempt, leaves the
  * job in the failed set (the dead letters). A worker killed mid-job loses nothing: its lock expires and the
- * stalled-job check hands the job to another worker.
+ * stalled-job check hands the job to another worker, at most lock duration + stalled interval later (a check
+ * puts every active job in the stalled set, renewals take them out, the next check after the lock lapsed moves
+ * the job back to wait). Handlers get `context.once` for effects that must happen once (`createOnce`).
  */
 export function createWebhookWorker({
   connection,
@@ -33,9 +41,16 @@ export function createWebhookWorker({
   metrics,
   concurrency,
   lockDurationMs,
+  lockRenewMs,
   stalledIntervalMs,
+  onceTtlMs,
 }: WebhookWorkerOptions): Worker {
   const { processed, handlerSeconds: duration } = metrics
+  const onceFor = createOnce({
+    connection,
+    queueKeyPrefix: `${prefix}:${WEBHOOK_QUEUE_NAME}:`,
+    ttlMs: onceTtlMs,
+  })
 
   const worker = new Worker(
     WEBHOOK_QUEUE_NAME,
@@ -46,6 +61,7 @@ export function createWebhookWorker({
         jobId: job.id ?? '',
         attempt: job.attemptsMade + 1,
         maxAttempts: job.opts.attempts ?? 1,
+        once: onceFor(job.id ?? ''),
         // Made on first use: a pino child costs more than a no-op handler, and most handlers never log.
         get logger() {
           return (bound ??= logger.child({ event: job.name, webhookId, jobId: job.id }))
@@ -67,6 +83,7 @@ export function createWebhookWorker({
       prefix,
       concurrency,
       lockDuration: lockDurationMs,
+      lockRenewTime: lockRenewMs,
       stalledInterval: stalledIntervalMs,
       maxStalledCount: 2,
     },

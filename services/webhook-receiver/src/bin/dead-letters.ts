@@ -1,14 +1,15 @@
 import { Queue } from 'bullmq'
 import { runCommand, withTimeout } from '@pf/service-kit'
 import { loadDeadLettersConfig } from '../config'
-import { createWorkerConnection } from '../adapters/create-redis-connection'
+import { describeRedisTarget } from '../redis-target'
+import { createRedisConnection } from '../adapters/create-redis-connection'
 import { listDeadLetters, replayDeadLetters, type DeadLetter } from '../adapters/dead-letters'
 import { WEBHOOK_QUEUE_NAME } from '../adapters/queue-names'
 
 const USAGE = `usage: pf-dead-letters list [--json]
        pf-dead-letters replay <webhookId|jobId>
        pf-dead-letters replay --all
-Reads REDIS_URL and WEBHOOK_QUEUE_PREFIX like the receiver and the worker; gives up when Redis does not\nanswer within DEAD_LETTERS_TIMEOUT_MS (default 10000).`
+Reads REDIS_URL (or REDIS_SENTINELS, REDIS_CLUSTER_NODES) and WEBHOOK_QUEUE_PREFIX like the receiver and the worker; gives up when Redis does not\nanswer within DEAD_LETTERS_TIMEOUT_MS (default 10000).`
 
 function print(letters: DeadLetter[], json: boolean): void {
   if (json) {
@@ -34,7 +35,7 @@ runCommand('pf-dead-letters', async () => {
     process.exit(2)
   }
   const config = loadDeadLettersConfig(process.env)
-  const connection = createWorkerConnection(config.redisUrl, {
+  const connection = createRedisConnection(config.redis, 'worker', {
     maxRetriesPerRequest: 1,
     connectTimeout: 2000,
   })
@@ -45,7 +46,7 @@ runCommand('pf-dead-letters', async () => {
     withTimeout(
       work,
       config.timeoutMs,
-      `reaching Redis at ${new URL(config.redisUrl).host} (prefix ${config.queuePrefix})`,
+      `reaching Redis at ${describeRedisTarget(config.redis)} (prefix ${config.queuePrefix})`,
     )
   try {
     if (command === 'list') {

@@ -5,8 +5,11 @@ export type AcceptOutcome = 'accepted' | 'duplicate'
 
 /** Where the receiver puts verified events. The real one is BullMQ on Redis (`createBullmqEventStore`). */
 export interface EventStore {
-  /** Resolves once the event is durably stored (or known); rejects with `StoreUnavailableError`. */
-  accept(event: WebhookEnvelope): Promise<AcceptOutcome>
+  /**
+   * Resolves once the event is durably stored (or known); rejects with `StoreUnavailableError`. `json` is the
+   * verified text of `event`, stored as it came.
+   */
+  accept(event: WebhookEnvelope, json: string): Promise<AcceptOutcome>
   /** Resolves when Redis answers. */
   ping(): Promise<void>
   /** Jobs per state, for the queue-depth gauge. */
