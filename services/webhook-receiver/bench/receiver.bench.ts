@@ -1,14 +1,16 @@
 import { join } from 'node:path'
 import { signWebhook, SIGNATURE_HEADER } from '@pf/signing'
-import { startServiceProcess } from '@pf/testkit'
+import { startServiceProcess, type ServiceProcess } from '@pf/testkit'
 import { createWebhookEvent } from '@pf/testkit/platform'
 import { startRedis } from '@pf/testkit/redis'
 import { load } from './load'
-import { median } from './median'
+import { openLoop } from './open-loop'
 import { processCpuMs } from './process-cpu'
+import { median, spread } from './stats'
 
 const SECRET = 'whsec_bench_secret'
 const service = join(__dirname, '..')
+const ROUNDS = 3
 
 /** A fresh, signed session.created per request: every request is a new event, none is a duplicate. */
 function nextEvent() {
@@ -19,8 +21,9 @@ function nextEvent() {
   }
 }
 
-/** Load on one server, with the CPU time its process spent per request. */
-async function measure(url: string, pid: number, durationSeconds: number) {
+/** Closed-loop load (64 connections) on one server, with the CPU time its process spent per request. */
+async function measure(url: string, process: ServiceProcess, durationSeconds: number) {
+  const pid = process.child.pid!
   const before = processCpuMs(pid)
   const result = await load({ url, durationSeconds, connections: 64, nextRequest: nextEvent })
   const after = processCpuMs(pid)
@@ -31,11 +34,12 @@ async function measure(url: string, pid: number, durationSeconds: number) {
 }
 
 /**
- * Accepted events per second (verify + dedup + durable enqueue) against an Express 5 hello-world answering the
- * same POST, each in its own process on this machine, alternating over three rounds in the same run (medians);
- * then p99 at half the receiver's maximum. The CPU time per request of each server process is reported too:
- * on a small machine the load generator and Redis compete with the server for cores, and that figure does not
- * depend on them.
+ * Accepted events per second (verify + check + dedup + durable enqueue) against an Express 5 hello-world that
+ * reads the same POST's raw body and answers JSON, each in its own process on this machine, alternating over
+ * three rounds in the same run (min / median / max), with the CPU time per request of each server process
+ * (on a small machine the load generator and Redis compete for the cores; that figure does not depend on
+ * them). Then latency under an open-loop load (steady arrivals) at half the receiver's median maximum and at
+ * 1000 requests per second.
  */
 export async function benchReceiver(durationSeconds: number) {
   const redis = await startRedis()
@@ -67,54 +71,71 @@ export async function benchReceiver(durationSeconds: number) {
     await load({ url: receiverUrl, durationSeconds: 2, connections: 64, nextRequest: nextEvent })
     const baseline: Awaited<ReturnType<typeof measure>>[] = []
     const ours: Awaited<ReturnType<typeof measure>>[] = []
-    for (let round = 0; round < 3; round += 1) {
-      baseline.push(await measure(helloUrl, hello.child.pid!, durationSeconds))
-      ours.push(await measure(receiverUrl, receiver.child.pid!, durationSeconds))
+    for (let round = 0; round < ROUNDS; round += 1) {
+      baseline.push(await measure(helloUrl, hello, durationSeconds))
+      ours.push(await measure(receiverUrl, receiver, durationSeconds))
     }
-    const baseRate = median(baseline.map((r) => r.requestsPerSecond))
-    const ourRate = median(ours.map((r) => r.requestsPerSecond))
-    const baseCpu = median(baseline.map((r) => r.cpuMicrosPerRequest))
-    const ourCpu = median(ours.map((r) => r.cpuMicrosPerRequest))
-    const halfRate = Math.floor(ourRate / 2)
-    const half = await load({
-      url: receiverUrl,
-      durationSeconds,
-      connections: 16,
-      rate: halfRate,
-      nextRequest: nextEvent,
-    })
-    const failures = ours.reduce((sum, r) => sum + r.errors + r.non2xx, 0)
+    const ratios = ours.map((r, i) => r.requestsPerSecond / (baseline[i] as typeof r).requestsPerSecond)
+    const halfRate = Math.floor(median(ours.map((r) => r.requestsPerSecond)) / 2)
+    const steady = (rate: number) =>
+      openLoop({ url: receiverUrl, rate, durationSeconds, connections: 64, nextRequest: nextEvent })
+    const half: Awaited<ReturnType<typeof steady>>[] = []
+    const thousand: Awaited<ReturnType<typeof steady>>[] = []
+    for (let round = 0; round < ROUNDS; round += 1) {
+      half.push(await steady(halfRate))
+      thousand.push(await steady(1000))
+    }
+    const failures =
+      ours.reduce((sum, r) => sum + r.errors + r.non2xx, 0) +
+      [...half, ...thousand].reduce((sum, r) => sum + r.errors + r.non2xx, 0)
     return [
       {
-        benchmark: 'express hello-world (median of 3)',
-        metric: 'req/s',
-        value: Math.round(baseRate),
+        benchmark: 'express hello-world reading the raw body, req/s',
+        metric: 'min / median / max',
+        value: spread(baseline.map((r) => r.requestsPerSecond)),
         target: '',
       },
       {
-        benchmark: 'receiver accepted events (median of 3)',
-        metric: 'events/s',
-        value: Math.round(ourRate),
+        benchmark: 'receiver accepted events/s (verify, check, dedup, durable enqueue)',
+        metric: 'min / median / max',
+        value: spread(ours.map((r) => r.requestsPerSecond)),
         target: `failures ${failures}`,
       },
       {
-        benchmark: 'receiver / hello-world',
-        metric: 'ratio',
-        value: Number((ourRate / baseRate).toFixed(2)),
-        target: '>= 0.8',
+        benchmark: 'receiver / hello-world, same round',
+        metric: 'min / median / max',
+        value: spread(ratios, 2),
+        target: '>= 1.0',
       },
       {
-        benchmark: 'hello-world server CPU per request',
-        metric: 'µs',
-        value: Math.round(baseCpu),
+        benchmark: 'server CPU per request: hello-world',
+        metric: 'µs min / median / max',
+        value: spread(baseline.map((r) => r.cpuMicrosPerRequest)),
         target: '',
       },
-      { benchmark: 'receiver server CPU per request', metric: 'µs', value: Math.round(ourCpu), target: '' },
       {
-        benchmark: `receiver p99 at ${halfRate}/s (half max)`,
-        metric: 'ms',
-        value: half.p99,
+        benchmark: 'server CPU per request: receiver',
+        metric: 'µs min / median / max',
+        value: spread(ours.map((r) => r.cpuMicrosPerRequest)),
+        target: '',
+      },
+      {
+        benchmark: `receiver p99, steady arrivals at ${halfRate}/s (half its maximum)`,
+        metric: 'ms min / median / max',
+        value: spread(
+          half.map((r) => r.p99),
+          1,
+        ),
         target: '<= 20',
+      },
+      {
+        benchmark: 'receiver p99, steady arrivals at 1000/s',
+        metric: 'ms min / median / max',
+        value: spread(
+          thousand.map((r) => r.p99),
+          1,
+        ),
+        target: '',
       },
     ]
   } finally {

@@ -1,8 +1,6 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
-import { once } from 'node:events'
+import { spawnSync } from 'node:child_process'
 import { freePort } from '../lib/free-port'
-import { commandTiedToParent } from '../lib/tied-to-parent'
-import { redisPing } from './redis-ping'
+import { startRedisProcess } from './redis-process'
 
 export interface RedisHandle {
   /** `redis://127.0.0.1:<port>` of the private server, or the fallback URL. */
@@ -44,46 +42,13 @@ export async function startRedis({
     return { url: fallbackUrl, isPrivate: false, stop: noop, start: noop }
   }
   const port = await freePort()
-  let child: ChildProcess | undefined
-
-  const start = async () => {
-    // Tied to this process: a killed test run or sandbox leaves no redis-server behind.
-    const [command, args] = commandTiedToParent(binary, [
-      '--port',
-      String(port),
-      '--bind',
-      '127.0.0.1',
-      '--save',
-      '',
-      '--appendonly',
-      'no',
-    ])
-    child = spawn(command, args, { stdio: 'ignore' })
-    const proc = child
-    // Tagged, not `instanceof Error`: spawn errors come from another realm under Jest.
-    const failed = once(proc, 'error').then(([error]) => ({ error: error as Error }))
-    const deadline = Date.now() + readyTimeoutMs
-    while (Date.now() < deadline) {
-      const outcome = await Promise.race([failed, redisPing('127.0.0.1', port).then((ready) => ({ ready }))])
-      if ('error' in outcome) throw outcome.error
-      if (outcome.ready) return
-      if (proc.exitCode !== null) throw new Error(`redis-server exited with code ${proc.exitCode}`)
-      await new Promise((resolve) => setTimeout(resolve, 50))
-    }
-    proc.kill('SIGKILL')
-    throw new Error(`redis-server did not answer on port ${port} within ${readyTimeoutMs} ms`)
-  }
-
-  const stop = async () => {
-    const proc = child
-    child = undefined
-    if (!proc || proc.exitCode !== null || proc.signalCode !== null) return
-    const exited = once(proc, 'exit')
-    proc.kill('SIGTERM')
-    await exited
-  }
-
-  await start()
-  process.once('exit', () => child?.kill('SIGKILL'))
+  const server = await startRedisProcess({
+    binary,
+    port,
+    args: ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    readyTimeoutMs,
+  })
+  const stop = () => server.stop()
+  const start = () => server.start()
   return { url: `redis://127.0.0.1:${port}`, isPrivate: true, stop, start }
 }

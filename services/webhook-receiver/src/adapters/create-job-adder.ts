@@ -1,4 +1,5 @@
 import { Job, type Queue } from 'bullmq'
+import { Cluster } from 'ioredis'
 import { Packr } from 'msgpackr'
 import type { RedisConnection } from './create-redis-connection'
 
@@ -158,13 +159,19 @@ export function createJobAdder({
           (waitReplicas > 0 && (waited?.[1] as number) < waitReplicas
             ? new Error(`only ${waited?.[1] as number} of ${waitReplicas} replicas confirmed the write`)
             : null)
-        if (error) for (const job of batch) job.reject(error)
+        if (error) fail(batch, error)
         else batch.forEach((job, i) => job.resolve(String((added?.[1] as unknown[])[i])))
       },
-      (error: unknown) => {
-        for (const job of batch) job.reject(error)
-      },
+      (error: unknown) => fail(batch, error),
     )
+  }
+
+  const fail = (batch: Pending[], error: unknown) => {
+    for (const job of batch) job.reject(error)
+    // A Cluster client follows a redirection for a lone command, not for a pipeline whose WAIT succeeded on the
+    // node that redirected: ask the cluster where the slots are now, so the next batch goes to the new master.
+    if (connection instanceof Cluster && /^(MOVED|ASK|CLUSTERDOWN)\b/.test(String((error as Error)?.message)))
+      connection.refreshSlotsCache()
   }
 
   return {

@@ -1,0 +1,134 @@
+import { connect, type Socket } from 'node:net'
+import { percentile } from './stats'
+
+export interface OpenLoopOptions {
+  url: string
+  /** Requests per second, sent at steady intervals whatever the answers do. */
+  rate: number
+  durationSeconds: number
+  /** Keep-alive connections, one request in flight on each; requests due while all are busy wait in line. */
+  connections: number
+  nextRequest: () => { body: string; headers: Record<string, string> }
+}
+
+export interface OpenLoopResult {
+  p50: number
+  p99: number
+  max: number
+  sent: number
+  non2xx: number
+  errors: number
+}
+
+interface Connection {
+  socket: Socket
+  buffered: Buffer
+  /** When the request in flight was due (NaN when idle). */
+  due: number
+}
+
+const HEADER_END = Buffer.from('\r\n\r\n')
+
+/**
+ * An open-loop load: request i is due at start + i / rate, whatever happened to the others, and its latency is
+ * counted from that moment, not from when a connection was free, so a stall shows as the wait it caused (no
+ * coordinated omission; autocannon's `overallRate` sends each second's quota in a burst instead). Requests are
+ * serialised before the clock starts and written on raw keep-alive sockets, so the generator spends a few
+ * microseconds per request and its own pauses stay out of the figures as far as they can.
+ */
+export async function openLoop({
+  url,
+  rate,
+  durationSeconds,
+  connections: connectionCount,
+  nextRequest,
+}: OpenLoopOptions): Promise<OpenLoopResult> {
+  const target = new URL(url)
+  const total = Math.round(rate * durationSeconds)
+  const wire = Array.from({ length: total }, () => {
+    const { body, headers } = nextRequest()
+    const lines = Object.entries({ ...headers, 'content-length': String(Buffer.byteLength(body)) })
+      .map(([name, value]) => `${name}: ${value}\r\n`)
+      .join('')
+    return Buffer.from(`POST ${target.pathname} HTTP/1.1\r\nhost: ${target.host}\r\n${lines}\r\n${body}`)
+  })
+  const latencies: number[] = []
+  let non2xx = 0
+  let errors = 0
+  let sent = 0
+  let settled = 0
+  const waiting: number[] = []
+  const idle: Connection[] = []
+  let finish: () => void = () => {}
+  const settle = () => {
+    settled += 1
+    if (settled === total) finish()
+  }
+  let start = 0
+  const dueOf = (index: number) => start + (index * 1000) / rate
+  const dispatch = (connection: Connection) => {
+    const index = waiting.shift()
+    if (index === undefined) return idle.push(connection)
+    connection.due = dueOf(index)
+    connection.socket.write(wire[index] as Buffer)
+  }
+  const connections = await Promise.all(
+    Array.from(
+      { length: connectionCount },
+      () =>
+        new Promise<Connection>((resolve, reject) => {
+          const socket = connect({ host: target.hostname, port: Number(target.port), noDelay: true })
+          const connection: Connection = { socket, buffered: Buffer.alloc(0), due: Number.NaN }
+          socket.once('connect', () => resolve(connection))
+          socket.once('error', reject)
+          socket.on('data', (chunk: Buffer) => {
+            connection.buffered = connection.buffered.length
+              ? Buffer.concat([connection.buffered, chunk])
+              : chunk
+            const end = connection.buffered.indexOf(HEADER_END)
+            if (end === -1) return
+            const head = connection.buffered.subarray(0, end).toString('latin1')
+            const length = Number(/content-length:\s*(\d+)/i.exec(head)?.[1] ?? 0)
+            if (connection.buffered.length < end + 4 + length) return
+            connection.buffered = connection.buffered.subarray(end + 4 + length)
+            latencies.push(performance.now() - connection.due)
+            const status = Number(head.slice(9, 12))
+            if (status < 200 || status >= 300) non2xx += 1
+            settle()
+            dispatch(connection)
+          })
+        }),
+    ),
+  )
+  for (const connection of connections) {
+    idle.push(connection)
+    connection.socket.on('error', () => {
+      errors += 1
+      if (!Number.isNaN(connection.due)) settle()
+    })
+  }
+  start = performance.now()
+  await new Promise<void>((resolve) => {
+    finish = resolve
+    const tick = () => {
+      const due = Math.min(total, Math.floor(((performance.now() - start) * rate) / 1000))
+      while (sent < due) {
+        waiting.push(sent)
+        sent += 1
+        const connection = idle.pop()
+        if (connection) dispatch(connection)
+      }
+      if (sent < total) setTimeout(tick, 1)
+    }
+    tick()
+  })
+  for (const connection of connections) connection.socket.destroy()
+  return {
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    max: Math.max(...latencies),
+    sent,
+    non2xx,
+    errors,
+  }
+}
