@@ -4,7 +4,7 @@ import globals from 'globals'
 import tseslint from 'typescript-eslint'
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/coverage/**', '**/node_modules/**', '.sandbox/**'] },
+  { ignores: ['**/dist/**', '**/coverage/**', '**/node_modules/**', '.sandbox/**', '**/bench/bundle.cjs'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

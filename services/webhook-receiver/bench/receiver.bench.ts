@@ -2,7 +2,7 @@ import { join } from 'node:path'
 import { signWebhook, SIGNATURE_HEADER } from '@pf/signing'
 import { startServiceProcess, type ServiceProcess } from '@pf/testkit'
 import { createWebhookEvent } from '@pf/testkit/platform'
-import { startRedis } from '@pf/testkit/redis'
+import { redisCommand, startRedis } from '@pf/testkit/redis'
 import { load } from './load'
 import { openLoop } from './open-loop'
 import { processCpuMs } from './process-cpu'
@@ -39,10 +39,22 @@ async function measure(url: string, process: ServiceProcess, durationSeconds: nu
  * three rounds in the same run (min / median / max), with the CPU time per request of each server process
  * (on a small machine the load generator and Redis compete for the cores; that figure does not depend on
  * them). Then latency under an open-loop load (steady arrivals) at half the receiver's median maximum and at
- * 1000 requests per second.
+ * 1000 requests per second. The private Redis is emptied before each round of the receiver.
  */
 export async function benchReceiver(durationSeconds: number) {
   const redis = await startRedis()
+  // Every measured round starts from an empty Redis, as the hello-world starts from no state: a round of
+  // 70 000 stored events would otherwise slow the next one (the key space grows; no worker drains it here).
+  const redisPort = Number(new URL(redis.url).port)
+  const fresh = async () => {
+    if (redis.isPrivate) await redisCommand(redisPort, ['FLUSHALL'])
+  }
+  // Redis's own CPU time so far (its INFO), in milliseconds.
+  const redisCpuMs = async () => {
+    const info = String(await redisCommand(redisPort, ['INFO', 'cpu']))
+    const seconds = (field: string) => Number(new RegExp(`${field}:([\\d.]+)`).exec(info)?.[1] ?? NaN)
+    return (seconds('used_cpu_user') + seconds('used_cpu_sys')) * 1000
+  }
   const hello = await startServiceProcess({
     entry: join(__dirname, 'hello-world.cjs'),
     cwd: service,
@@ -71,19 +83,33 @@ export async function benchReceiver(durationSeconds: number) {
     await load({ url: receiverUrl, durationSeconds: 2, connections: 64, nextRequest: nextEvent })
     const baseline: Awaited<ReturnType<typeof measure>>[] = []
     const ours: Awaited<ReturnType<typeof measure>>[] = []
+    const redisMicros: number[] = []
     for (let round = 0; round < ROUNDS; round += 1) {
       baseline.push(await measure(helloUrl, hello, durationSeconds))
-      ours.push(await measure(receiverUrl, receiver, durationSeconds))
+      await fresh()
+      const redisBefore = await redisCpuMs()
+      const result = await measure(receiverUrl, receiver, durationSeconds)
+      ours.push(result)
+      redisMicros.push(
+        (((await redisCpuMs()) - redisBefore) * 1000) / (result.requestsPerSecond * durationSeconds),
+      )
     }
     const ratios = ours.map((r, i) => r.requestsPerSecond / (baseline[i] as typeof r).requestsPerSecond)
     const halfRate = Math.floor(median(ours.map((r) => r.requestsPerSecond)) / 2)
-    const steady = (rate: number) =>
-      openLoop({ url: receiverUrl, rate, durationSeconds, connections: 64, nextRequest: nextEvent })
+    const steady = (url: string, rate: number) =>
+      openLoop({ url, rate, durationSeconds, connections: 64, nextRequest: nextEvent })
     const half: Awaited<ReturnType<typeof steady>>[] = []
     const thousand: Awaited<ReturnType<typeof steady>>[] = []
+    // The hello-world at the same rates: the machine's own floor for these tails.
+    const helloHalf: Awaited<ReturnType<typeof steady>>[] = []
+    const helloThousand: Awaited<ReturnType<typeof steady>>[] = []
     for (let round = 0; round < ROUNDS; round += 1) {
-      half.push(await steady(halfRate))
-      thousand.push(await steady(1000))
+      await fresh()
+      half.push(await steady(receiverUrl, halfRate))
+      helloHalf.push(await steady(helloUrl, halfRate))
+      await fresh()
+      thousand.push(await steady(receiverUrl, 1000))
+      helloThousand.push(await steady(helloUrl, 1000))
     }
     const failures =
       ours.reduce((sum, r) => sum + r.errors + r.non2xx, 0) +
@@ -120,6 +146,12 @@ export async function benchReceiver(durationSeconds: number) {
         target: '',
       },
       {
+        benchmark: 'Redis CPU per accepted event',
+        metric: 'µs min / median / max',
+        value: spread(redisMicros),
+        target: '',
+      },
+      {
         benchmark: `receiver p99, steady arrivals at ${halfRate}/s (half its maximum)`,
         metric: 'ms min / median / max',
         value: spread(
@@ -129,10 +161,28 @@ export async function benchReceiver(durationSeconds: number) {
         target: '<= 20',
       },
       {
+        benchmark: `hello-world p99 at the same ${halfRate}/s`,
+        metric: 'ms min / median / max',
+        value: spread(
+          helloHalf.map((r) => r.p99),
+          1,
+        ),
+        target: '',
+      },
+      {
         benchmark: 'receiver p99, steady arrivals at 1000/s',
         metric: 'ms min / median / max',
         value: spread(
           thousand.map((r) => r.p99),
+          1,
+        ),
+        target: '',
+      },
+      {
+        benchmark: 'hello-world p99 at 1000/s',
+        metric: 'ms min / median / max',
+        value: spread(
+          helloThousand.map((r) => r.p99),
           1,
         ),
         target: '',

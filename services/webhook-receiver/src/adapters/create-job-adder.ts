@@ -4,33 +4,82 @@ import { Packr } from 'msgpackr'
 import type { RedisConnection } from './create-redis-connection'
 
 /**
- * The BullMQ version whose `Scripts.addJob` arguments `createJobAdder` reproduces. The Lua itself is read
- * from the installed BullMQ; a parity test compares the Redis state this writes with what `Queue.add` writes.
- * With any other version installed, the event store falls back to `Queue.add`.
+ * The BullMQ version whose addStandardJob script `createJobAdder` reproduces; a parity test compares the Redis
+ * state it writes with what `Queue.add` writes. With any other version installed, the event store falls back
+ * to `Queue.add`.
  */
 export const BULLMQ_VERSION_PINNED = '5.81.5'
 
 // The same packer settings as BullMQ's `Scripts` (classes/scripts.js).
 const packer = new Packr({ useRecords: false, encodeUndefinedAsNil: true })
 
-/** BullMQ's addStandardJob script (includes resolved), run once per job of the batch given in ARGV. */
-function batchedAddStandardJob(): string {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { addStandardJob } = require('bullmq/dist/cjs/scripts/addStandardJob-9') as {
-    addStandardJob: { content: string }
-  }
-  return [
-    // Each job's ARGV[1..3] (packed arguments, data, packed options) shadow the script's global ARGV.
-    'local function addStandardJob(ARGV)',
-    addStandardJob.content,
-    'end',
-    'local added = {}',
-    'for i = 1, #ARGV, 3 do',
-    '  added[#added + 1] = addStandardJob({ARGV[i], ARGV[i + 1], ARGV[i + 2]})',
-    'end',
-    'return added',
-  ].join('\n')
-}
+/**
+ * BullMQ 5.81.5's addStandardJob (commands/addStandardJob-9.lua) for the options this receiver uses, for many
+ * jobs at once: a job id given by the caller, deduplication in throttle mode with a ttl, no parent, repeat,
+ * delay, priority or LIFO. Same keys, same commands in the same order, same values (options decoded and
+ * re-encoded by the same cmsgpack and cjson, numbers converted by Redis the same way), without BullMQ's
+ * per-job set-up of two dozen Lua functions, which cost most of Redis's time per job.
+ * KEYS: wait, paused, meta, id, completed, delayed, active, events, marker.
+ * ARGV: key prefix, deduplication ttl, then per job: id, name, timestamp, deduplication id, data, options.
+ */
+const ADD_STANDARD_JOBS = `
+local rcall = redis.call
+local prefix = ARGV[1]
+local ttl = tonumber(ARGV[2])
+local eventsKey = KEYS[8]
+local added = {}
+for i = 3, #ARGV, 6 do
+  local jobId = ARGV[i]
+  local name = ARGV[i + 1]
+  local timestamp = tonumber(ARGV[i + 2])
+  local deduplicationId = ARGV[i + 3]
+  local data = ARGV[i + 4]
+  local opts = cmsgpack.unpack(ARGV[i + 5])
+  rcall("INCR", KEYS[4])
+  -- getOrSetMaxEvents
+  local maxEvents = rcall("HGET", KEYS[3], "opts.maxLenEvents")
+  if not maxEvents then
+    maxEvents = 10000
+    rcall("HSET", KEYS[3], "opts.maxLenEvents", maxEvents)
+  end
+  local jobIdKey = prefix .. jobId
+  if rcall("EXISTS", jobIdKey) == 1 then
+    -- handleDuplicatedJob, without a parent
+    rcall("XADD", eventsKey, "MAXLEN", "~", maxEvents, "*", "event", "duplicated", "jobId", jobId)
+    added[#added + 1] = jobId
+  else
+    -- deduplicateJob: throttle mode
+    local deduplicationKey = prefix .. "de:" .. deduplicationId
+    if not rcall("SET", deduplicationKey, jobId, "PX", ttl, "NX") then
+      local currentDebounceJobId = rcall("GET", deduplicationKey)
+      rcall("XADD", eventsKey, "MAXLEN", "~", maxEvents, "*", "event", "debounced", "jobId",
+        currentDebounceJobId, "debounceId", deduplicationId)
+      rcall("XADD", eventsKey, "MAXLEN", "~", maxEvents, "*", "event", "deduplicated", "jobId",
+        currentDebounceJobId, "deduplicationId", deduplicationId, "deduplicatedJobId", jobId)
+      added[#added + 1] = currentDebounceJobId
+    else
+      -- storeJob
+      rcall("HMSET", jobIdKey, "name", name, "data", data, "opts", cjson.encode(opts),
+        "timestamp", timestamp, "delay", opts["delay"] or 0, "priority", opts["priority"] or 0,
+        "deid", deduplicationId)
+      rcall("XADD", eventsKey, "*", "event", "added", "jobId", jobId, "name", name)
+      -- getTargetQueueList, then addJobInTargetList (FIFO)
+      local attributes = rcall("HMGET", KEYS[3], "paused", "concurrency", "max", "duration")
+      local target, pausedOrMaxed = KEYS[1], false
+      if attributes[1] then
+        target, pausedOrMaxed = KEYS[2], true
+      elseif attributes[2] then
+        pausedOrMaxed = rcall("LLEN", KEYS[7]) >= tonumber(attributes[2])
+      end
+      rcall("LPUSH", target, jobId)
+      if not pausedOrMaxed then rcall("ZADD", KEYS[9], 0, "0") end
+      rcall("XADD", eventsKey, "MAXLEN", "~", maxEvents, "*", "event", "waiting", "jobId", jobId)
+      added[#added + 1] = jobId
+    end
+  end
+end
+return added
+`
 
 const COMMAND = 'pfAddStandardJobs'
 
@@ -58,7 +107,10 @@ export interface JobAdder {
 }
 
 interface Pending {
-  args: Buffer
+  jobId: string
+  name: string
+  timestamp: number
+  deduplicationId: string
   data: string
   opts: Buffer
   resolve(jobId: string): void
@@ -66,11 +118,10 @@ interface Pending {
 }
 
 /**
- * `Queue.add` without its per-job client work (a Job object, the options merged and msgpacked one by one, one
- * script call each): the options are prepared once from BullMQ's own `Job`, and every job of an event-loop turn
- * runs BullMQ's own addStandardJob script inside one EVALSHA, followed on the same connection by `WAIT` when
- * replicas must confirm. Same Lua, same arguments, same keys: a worker, ours or a plain BullMQ one, sees what
- * `Queue.add` would have stored.
+ * `Queue.add` without its per-job costs (a Job object, the options merged one by one, one script call each,
+ * BullMQ's Lua set-up): the options are prepared once from BullMQ's own `Job`, and every job of an event-loop
+ * turn is added by `ADD_STANDARD_JOBS` in one EVALSHA, followed on the same connection by `WAIT` when replicas
+ * must confirm. A worker, ours or a plain BullMQ one, sees what `Queue.add` would have stored.
  */
 export function createJobAdder({
   connection,
@@ -80,8 +131,7 @@ export function createJobAdder({
   waitTimeoutMs,
   maxBatch = 256,
 }: JobAdderOptions): JobAdder {
-  if (!(COMMAND in connection))
-    connection.defineCommand(COMMAND, { numberOfKeys: 9, lua: batchedAddStandardJob() })
+  if (!(COMMAND in connection)) connection.defineCommand(COMMAND, { numberOfKeys: 9, lua: ADD_STANDARD_JOBS })
   const keys = queue.keys
   const scriptKeys = [
     keys.wait,
@@ -143,8 +193,9 @@ export function createJobAdder({
     )
   }
   const send = (batch: Pending[]) => {
-    const argv: (Buffer | string)[] = []
-    for (const job of batch) argv.push(job.args, job.data, job.opts)
+    const argv: (Buffer | string | number)[] = [keys[''] as string, deduplicationTtlMs]
+    for (const job of batch)
+      argv.push(job.jobId, job.name, job.timestamp, job.deduplicationId, job.data, job.opts)
     const pipeline = connection.pipeline() as unknown as Record<string, (...args: unknown[]) => unknown> & {
       exec(): Promise<[Error | null, unknown][] | null>
     }
@@ -177,25 +228,13 @@ export function createJobAdder({
   return {
     add(name, data, jobId, deduplicationId) {
       return new Promise<string>((resolve, reject) => {
-        // Scripts.addJob's arguments: prefix, id, name, timestamp, parent key, parent dependencies key,
-        // parent, repeat job key, deduplication key.
-        const args = packer.pack([
-          keys[''],
-          jobId,
-          name,
-          Date.now(),
-          null,
-          null,
-          undefined,
-          undefined,
-          `${keys.de}:${deduplicationId}`,
-        ])
         const opts = packer.pack({
           ...template,
           jobId,
           de: { id: deduplicationId, ttl: deduplicationTtlMs },
         })
-        if (pending.push({ args, data, opts, resolve, reject }) === 1) setImmediate(flush)
+        const job = { jobId, name, timestamp: Date.now(), deduplicationId, data, opts, resolve, reject }
+        if (pending.push(job) === 1) setImmediate(flush)
         else if (pending.length >= maxBatch) flush()
       })
     },

@@ -61,10 +61,12 @@ export function createWebhookWorker({
         jobId: job.id ?? '',
         attempt: job.attemptsMade + 1,
         maxAttempts: job.opts.attempts ?? 1,
-        once: onceFor(job.id ?? ''),
-        // Made on first use: a pino child costs more than a no-op handler, and most handlers never log.
+        // Both made on first use: a pino child costs more than a no-op handler, and most handlers never log.
         get logger() {
           return (bound ??= logger.child({ event: job.name, webhookId, jobId: job.id }))
+        },
+        get once() {
+          return onceFor(job.id ?? '')
         },
       }
       const stopTimer = duration.startTimer({ event: job.name })
