@@ -1,12 +1,10 @@
 import { execFile } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { freePort } from '../lib/free-port'
 import { waitUntil } from '../lib/wait-until'
 import { redisCommand, type RespValue } from './redis-command'
-import { startRedisProcess, type RedisProcess } from './redis-process'
+import { startRedisGroup } from './redis-group'
+import type { RedisProcess } from './redis-process'
 
 export interface RedisClusterHandle {
   /** Every node (what `REDIS_CLUSTER_NODES` may list). */
@@ -31,32 +29,21 @@ export interface StartRedisClusterOptions {
  *
  * @example
  * const cluster = await startRedisCluster()
- * const master = cluster.nodes.find((n) => n.port === await cluster.masterFor('{pf}'))
+ * const port = await cluster.masterFor('{pf}')
+ * await cluster.nodes.find((node) => node.port === port)?.stop('SIGKILL') // its replica takes over
  */
 export async function startRedisCluster({
   masters = 3,
   replicasPerMaster = 1,
   nodeTimeoutMs = 1000,
 }: StartRedisClusterOptions = {}): Promise<RedisClusterHandle> {
-  const dir = mkdtempSync(join(tmpdir(), 'pf-cluster-'))
-  const nodes: RedisProcess[] = []
+  const group = startRedisGroup('cluster')
   try {
+    const nodes: RedisProcess[] = []
     for (let i = 0; i < masters * (1 + replicasPerMaster); i += 1) {
       const port = await freePort()
-      const nodeDir = mkdtempSync(join(dir, 'node-'))
-      // Nothing saved; a replica syncs at once (the default waits 5 s for more replicas to join).
-      const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no']
-      args.push('--repl-diskless-sync-delay', '0')
-      args.push(
-        '--dir',
-        nodeDir,
-        '--cluster-enabled',
-        'yes',
-        '--cluster-config-file',
-        join(nodeDir, 'nodes.conf'),
-      )
-      args.push('--cluster-node-timeout', String(nodeTimeoutMs))
-      nodes.push(await startRedisProcess({ binary: 'redis-server', port, args }))
+      const config = ['--cluster-enabled', 'yes', '--cluster-config-file', `nodes-${port}.conf`]
+      nodes.push(await group.server(port, [...config, '--cluster-node-timeout', String(nodeTimeoutMs)]))
     }
     await promisify(execFile)('redis-cli', [
       '--cluster',
@@ -90,15 +77,11 @@ export async function startRedisCluster({
         }
         throw new Error('no cluster node answers')
       },
-      async stop() {
-        for (const node of nodes) await node.stop('SIGKILL')
-        rmSync(dir, { recursive: true, force: true })
-      },
+      stop: () => group.stop(),
     }
     return handle
   } catch (error) {
-    for (const node of nodes) await node.stop('SIGKILL')
-    rmSync(dir, { recursive: true, force: true })
+    await group.stop()
     throw error
   }
 }

@@ -1,10 +1,8 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { freePort } from '../lib/free-port'
 import { waitUntil } from '../lib/wait-until'
 import { redisCommand } from './redis-command'
-import { startRedisProcess, type RedisProcess } from './redis-process'
+import { startRedisGroup } from './redis-group'
+import type { RedisProcess } from './redis-process'
 
 export interface RedisSentinelHandle {
   /** The sentinels' addresses (what `REDIS_SENTINELS` lists). */
@@ -43,40 +41,26 @@ export async function startRedisSentinel({
   downAfterMs = 1000,
   failoverTimeoutMs = 3000,
 }: StartRedisSentinelOptions = {}): Promise<RedisSentinelHandle> {
-  const dir = mkdtempSync(join(tmpdir(), 'pf-sentinel-'))
-  const started: RedisProcess[] = []
+  const group = startRedisGroup('sentinel')
   try {
     const primary = await freePort()
-    for (let i = 0; i <= replicas; i += 1) {
-      const port = i === 0 ? primary : await freePort()
-      const nodeDir = mkdtempSync(join(dir, 'node-'))
-      // Nothing saved; a replica syncs at once (the default waits 5 s for more replicas to join).
-      const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no']
-      args.push('--repl-diskless-sync-delay', '0')
-      args.push('--dir', nodeDir)
-      if (i > 0) args.push('--replicaof', '127.0.0.1', String(primary))
-      started.push(await startRedisProcess({ binary: 'redis-server', port, args }))
-    }
-    const nodes = started.slice()
+    const nodes: RedisProcess[] = []
+    for (let i = 0; i <= replicas; i += 1)
+      nodes.push(
+        await group.server(
+          i === 0 ? primary : await freePort(),
+          i === 0 ? [] : ['--replicaof', '127.0.0.1', String(primary)],
+        ),
+      )
     const watchers: { host: string; port: number }[] = []
     for (let i = 0; i < sentinels; i += 1) {
       const port = await freePort()
-      // Sentinels rewrite their configuration file: each gets its own, writable.
-      const config = join(dir, `sentinel-${port}.conf`)
-      writeFileSync(
-        config,
-        [
-          `port ${port}`,
-          'bind 127.0.0.1',
-          `dir ${dir}`,
-          `sentinel monitor ${name} 127.0.0.1 ${primary} ${Math.floor(sentinels / 2) + 1}`,
-          `sentinel down-after-milliseconds ${name} ${downAfterMs}`,
-          `sentinel failover-timeout ${name} ${failoverTimeoutMs}`,
-          `sentinel parallel-syncs ${name} 1`,
-          '',
-        ].join('\n'),
-      )
-      started.push(await startRedisProcess({ binary: 'redis-sentinel', port, args: [config] }))
+      await group.sentinel(port, [
+        `sentinel monitor ${name} 127.0.0.1 ${primary} ${Math.floor(sentinels / 2) + 1}`,
+        `sentinel down-after-milliseconds ${name} ${downAfterMs}`,
+        `sentinel failover-timeout ${name} ${failoverTimeoutMs}`,
+        `sentinel parallel-syncs ${name} 1`,
+      ])
       watchers.push({ host: '127.0.0.1', port })
     }
     const handle: RedisSentinelHandle = {
@@ -92,10 +76,7 @@ export async function startRedisSentinel({
         }
         throw new Error('no sentinel answers')
       },
-      async stop() {
-        for (const process of started.reverse()) await process.stop('SIGKILL')
-        rmSync(dir, { recursive: true, force: true })
-      },
+      stop: () => group.stop(),
     }
     // Replication must be up before a test relies on a replica.
     await waitUntil(async () => {
@@ -107,8 +88,7 @@ export async function startRedisSentinel({
     await waitUntil(async () => (await handle.primaryPort().catch(() => 0)) === primary, 'the sentinels')
     return handle
   } catch (error) {
-    for (const process of started.reverse()) await process.stop('SIGKILL')
-    rmSync(dir, { recursive: true, force: true })
+    await group.stop()
     throw error
   }
 }

@@ -96,6 +96,8 @@ export class LackCounter {
     let c5 = start & 32 ? -1 : 0
     let over = 0
     const base = word * TOKENS
+    // A ripple-carry increment by one for each lacking string, unrolled over the six planes so that the
+    // counters stay in locals rather than in an array read and written once per plane and token.
     for (let k = 0; k < tokens.length; k += 1) {
       let carry = ~(this.bits[base + (tokens[k] as number)] as number)
       let next = c0 & carry
