@@ -159,6 +159,22 @@ describe('deduplication by webhookId (spec, receiver rule 3)', () => {
   })
 })
 
+describe('the fallback enqueue (BullMQ other than the pinned version: Queue.add, one job at a time)', () => {
+  it('accepts, deduplicates and stores the event a worker can read, like the batched enqueue', async () => {
+    const fallback = await startReceiver(redis.url, uniquePrefix(), { viaQueueAdd: true })
+    try {
+      const event = makeEvent('session.extended')
+      const body = JSON.stringify(event)
+      expect((await postSigned(fallback.webhookUrl, body)).status).toBe(200)
+      expect((await postSigned(fallback.webhookUrl, body)).status).toBe(200)
+      const jobs = await fallback.queue.getJobs(['waiting'])
+      expect(jobs.map((job) => [job.name, job.data])).toEqual([['session.extended', event]])
+    } finally {
+      await fallback.stop()
+    }
+  })
+})
+
 describe('ops endpoints', () => {
   it('/health answers without Redis; /ready checks Redis; /metrics counts accepted, duplicates and rejections', async () => {
     const body = JSON.stringify(makeEvent('session.created'))

@@ -24,7 +24,7 @@ export type BullmqEventStoreOptions = Pick<
   prefix: string
   /** Connection losses and recoveries are logged here; none when absent (tests). */
   logger?: Logger
-  /** Store through `Queue.add` one job at a time instead of the batched script (the parity test's baseline). */
+  /** Store through `Queue.add` one job at a time, as when BullMQ is not the pinned version (tests). */
   viaQueueAdd?: boolean
 }
 
@@ -47,8 +47,10 @@ const installedBullmq = (require('bullmq/package.json') as { version: string }).
  * redelivery stays a duplicate for the whole window even after Redis has forgotten the job. A plain `jobId`
  * would not: a removed job no longer blocks its id.
  *
- * Jobs are added by `createJobAdder` (BullMQ's own script, batched per event-loop turn) on a connection of
- * their own, with `WAIT` for `redis.waitReplicas` replicas before the event counts as stored.
+ * Jobs are added by `createJobAdder` (BullMQ's addStandardJob for these options, all of an event-loop turn in
+ * one script call) on a connection of their own, with `WAIT` for `redis.waitReplicas` replicas before the
+ * event counts as stored. With another BullMQ than the pinned one, by `Queue.add`, then `WAIT` on its connection
+ * (not in a Cluster, where a command without a key goes to any node: there, the write is the primary's word).
  */
 export function createBullmqEventStore({
   redis,
@@ -85,6 +87,12 @@ export function createBullmqEventStore({
       { installed: installedBullmq, pinned: BULLMQ_VERSION_PINNED },
       'BullMQ is not the version the batched enqueue was checked against: adding jobs one by one with Queue.add',
     )
+  const waitForReplicas = async () => {
+    if (redis.waitReplicas === 0 || redis.kind === 'cluster') return
+    const confirmed = await (await client()).wait(redis.waitReplicas, Math.floor(enqueueTimeoutMs * 0.8))
+    if (confirmed < redis.waitReplicas)
+      throw new Error(`only ${confirmed} of ${redis.waitReplicas} replicas confirmed the write`)
+  }
   const connection: RedisConnection | undefined = batched
     ? createRedisConnection(redis, 'producer')
     : undefined
@@ -114,7 +122,10 @@ export function createBullmqEventStore({
                   jobId,
                   deduplication: { id: event.webhookId, ttl: deduplicationTtlMs },
                 })
-                .then((job) => job.id),
+                .then(async (job) => {
+                  await waitForReplicas()
+                  return job.id
+                }),
           enqueueTimeoutMs,
           'storing the event in Redis',
         )
