@@ -16,6 +16,8 @@ export interface OpenLoopResult {
   p99: number
   max: number
   sent: number
+  /** Requests answered (any status); the others are errors. */
+  answered: number
   non2xx: number
   errors: number
 }
@@ -69,11 +71,19 @@ export async function openLoop({
   let sent = 0
   let settled = 0
   const waiting: number[] = []
+  // Idle connections are reused oldest first, so none sits idle past the server's keep-alive timeout (Node's is
+  // 5 s) at low rates; a connection the server closes anyway is replaced, and a request it held counts as an
+  // error instead of waiting forever (a write to a closed socket is dropped without an 'error' event).
   const idle: Connection[] = []
+  const live = new Set<Connection>()
   let finish: () => void = () => {}
+  let finished = false
   const settle = () => {
     settled += 1
-    if (settled === total) finish()
+    if (settled === total) {
+      finished = true
+      finish()
+    }
   }
   let start = 0
   const dueOf = (index: number) => start + (index * 1000) / rate
@@ -83,62 +93,70 @@ export async function openLoop({
     connection.due = dueOf(index)
     connection.socket.write(wire.subarray(ends[index], ends[index + 1]))
   }
-  const connections = await Promise.all(
-    Array.from(
-      { length: connectionCount },
-      () =>
-        new Promise<Connection>((resolve, reject) => {
-          const socket = connect({ host: target.hostname, port: Number(target.port), noDelay: true })
-          const connection: Connection = { socket, buffered: Buffer.alloc(0), due: Number.NaN }
-          socket.once('connect', () => resolve(connection))
-          socket.once('error', reject)
-          socket.on('data', (chunk: Buffer) => {
-            connection.buffered = connection.buffered.length
-              ? Buffer.concat([connection.buffered, chunk])
-              : chunk
-            const end = connection.buffered.indexOf(HEADER_END)
-            if (end === -1) return
-            const head = connection.buffered.subarray(0, end).toString('latin1')
-            const length = Number(/content-length:\s*(\d+)/i.exec(head)?.[1] ?? 0)
-            if (connection.buffered.length < end + 4 + length) return
-            connection.buffered = connection.buffered.subarray(end + 4 + length)
-            latencies.push(performance.now() - connection.due)
-            const status = Number(head.slice(9, 12))
-            if (status < 200 || status >= 300) non2xx += 1
-            settle()
-            dispatch(connection)
-          })
-        }),
-    ),
-  )
-  for (const connection of connections) {
-    idle.push(connection)
-    connection.socket.on('error', () => {
-      errors += 1
-      if (!Number.isNaN(connection.due)) settle()
+  const open = () =>
+    new Promise<Connection>((resolve, reject) => {
+      const socket = connect({ host: target.hostname, port: Number(target.port), noDelay: true })
+      const connection: Connection = { socket, buffered: Buffer.alloc(0), due: Number.NaN }
+      socket.once('connect', () => {
+        live.add(connection)
+        resolve(connection)
+      })
+      socket.once('error', reject)
+      socket.on('error', () => {})
+      socket.on('close', () => {
+        live.delete(connection)
+        const at = idle.indexOf(connection)
+        if (at !== -1) idle.splice(at, 1)
+        if (!Number.isNaN(connection.due)) {
+          connection.due = Number.NaN
+          errors += 1
+          settle()
+        }
+        if (!finished) open().then(dispatch, () => {})
+      })
+      socket.on('data', (chunk: Buffer) => {
+        connection.buffered = connection.buffered.length ? Buffer.concat([connection.buffered, chunk]) : chunk
+        const end = connection.buffered.indexOf(HEADER_END)
+        if (end === -1) return
+        const head = connection.buffered.subarray(0, end).toString('latin1')
+        const length = Number(/content-length:\s*(\d+)/i.exec(head)?.[1] ?? 0)
+        if (connection.buffered.length < end + 4 + length) return
+        connection.buffered = connection.buffered.subarray(end + 4 + length)
+        latencies.push(performance.now() - connection.due)
+        connection.due = Number.NaN
+        const status = Number(head.slice(9, 12))
+        if (status < 200 || status >= 300) non2xx += 1
+        settle()
+        // A connection the server is closing is not reused: its replacement takes the next request.
+        if (!/^connection:\s*close/im.test(head)) dispatch(connection)
+      })
     })
-  }
+  const connections = await Promise.all(Array.from({ length: connectionCount }, open))
+  idle.push(...connections)
   start = performance.now()
   await new Promise<void>((resolve) => {
     finish = resolve
     const tick = () => {
-      const due = Math.min(total, Math.floor(((performance.now() - start) * rate) / 1000))
+      // Requests 0 .. floor(elapsed × rate) are due by now (request 0 at the start itself).
+      const due = Math.min(total, Math.floor(((performance.now() - start) * rate) / 1000) + 1)
       while (sent < due) {
         waiting.push(sent)
         sent += 1
-        const connection = idle.pop()
+        const connection = idle.shift()
         if (connection) dispatch(connection)
       }
       if (sent < total) setTimeout(tick, 1)
     }
     tick()
   })
-  for (const connection of connections) connection.socket.destroy()
+  finished = true
+  for (const connection of live) connection.socket.destroy()
   return {
     p50: percentile(latencies, 50),
     p99: percentile(latencies, 99),
     max: Math.max(...latencies),
     sent,
+    answered: latencies.length,
     non2xx,
     errors,
   }
