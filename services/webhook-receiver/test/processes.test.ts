@@ -232,6 +232,36 @@ describe('receiver process', () => {
   )
 })
 
+describe('a frozen Redis (connections open, nothing answered)', () => {
+  // A clean drain exits 0; only the hard stop at drain + 5 s exits 1, so the exit code tells which happened.
+  it.each(['main.js', 'worker.js'] as const)(
+    '%s still drains and exits 0 on SIGTERM (guide: exits within its drain time, whatever the state)',
+    async (entry) => {
+      if (!redis.isPrivate) return // a shared Redis cannot be frozen by a test
+      const service = await start(entry, {
+        REDIS_URL: redis.url,
+        PF_WEBHOOK_SECRET: SECRET,
+        WEBHOOK_QUEUE_PREFIX: uniquePrefix(),
+        WEBHOOK_ENQUEUE_TIMEOUT_MS: '500',
+        SHUTDOWN_DRAIN_MS: '2000',
+      })
+      if (entry === 'main.js') {
+        const { url } = service.readyLine as { url: string }
+        expect(
+          (await postSigned(`${url}/webhooks/pf`, JSON.stringify(makeEvent('session.created')))).status,
+        ).toBe(200)
+      }
+      redis.pause()
+      try {
+        expect(await service.stop('SIGTERM')).toBe(0)
+        expect(service.logs.map((line) => line.msg)).toContain('shutdown complete')
+      } finally {
+        redis.resume()
+      }
+    },
+  )
+})
+
 describe('pf-dead-letters command', () => {
   const deadLetters = (args: string[], env: Record<string, string>) =>
     spawnSync(process.execPath, [join(dist, 'dead-letters.js'), ...args], {

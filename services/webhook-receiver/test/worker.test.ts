@@ -176,6 +176,45 @@ describe('Redis going away loses nothing and heals by itself', () => {
   })
 })
 
+describe('Redis frozen (connections open, nothing answered) stalls nothing', () => {
+  it('answers 503 within the enqueue time-out (spec: answer within 5 s), keeps /health up, and stores each event once after Redis thaws and the platform retries', async () => {
+    if (!redis.isPrivate) return // a shared Redis cannot be frozen by a test
+    const handled: string[] = []
+    startWorker({ 'session.created': async (event) => void handled.push(event.webhookId) })
+    await send(makeEvent('session.created'))
+    await waitFor(() => handled.length === 1)
+
+    redis.pause()
+    const events = Array.from({ length: 5 }, () => makeEvent('session.created'))
+    let statuses: number[]
+    try {
+      // postSigned aborts after 4.5 s: each answer must come from the receiver's own time-out first.
+      const answers = await Promise.all(events.map((event) => send(event)))
+      statuses = answers.map((res) => res.status)
+      expect(Object.keys(await json(answers[0]!))).toEqual(['error'])
+      expect((await fetch(`${receiver.url}/health`)).status).toBe(200)
+      expect((await fetch(`${receiver.url}/ready`)).status).toBe(503)
+    } finally {
+      redis.resume()
+    }
+    expect(statuses).toEqual([503, 503, 503, 503, 503])
+
+    // The enqueues that timed out may still land once Redis runs again; the retries are then duplicates.
+    for (const event of events)
+      await waitFor(
+        async () => (await send(event)).status === 200,
+        15_000,
+        'the receiver to accept the retry',
+      )
+    await waitFor(() => events.every((event) => handled.includes(event.webhookId)), 15_000, 'the worker')
+    await waitFor(async () => {
+      const counts = await receiver.queue.getJobCounts('waiting', 'active', 'delayed')
+      return Object.values(counts).every((count) => count === 0)
+    })
+    for (const event of events) expect(handled.filter((id) => id === event.webhookId)).toHaveLength(1)
+  })
+})
+
 describe('context.once: exactly-once effects over at-least-once handlers', () => {
   it('runs an effect once per key across deliveries with different webhookIds', async () => {
     const effects: string[] = []

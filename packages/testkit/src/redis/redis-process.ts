@@ -14,6 +14,13 @@ export interface RedisProcess {
   start(): Promise<void>
   /** Stops it: SIGTERM (a clean shutdown) or SIGKILL (a crash); resolves once it has exited. */
   stop(signal?: NodeJS.Signals): Promise<void>
+  /**
+   * Freezes it (SIGSTOP): connections stay open and commands go unanswered, as with a stalled host or a
+   * long fork, which is harder on a client than a refused connection.
+   */
+  pause(): void
+  /** Lets a frozen process run again (SIGCONT). */
+  resume(): void
 }
 
 export interface RedisProcessOptions {
@@ -66,9 +73,17 @@ export async function startRedisProcess({
     if (!proc || proc.exitCode !== null || proc.signalCode !== null) return
     const exited = once(proc, 'exit')
     proc.kill(signal)
+    // A frozen process acts on SIGTERM only once it runs again.
+    proc.kill('SIGCONT')
     await exited
   }
 
+  const signal = (name: NodeJS.Signals) => {
+    if (!child || child.exitCode !== null || child.signalCode !== null)
+      throw new Error(`${binary} on port ${port} is not running`)
+    child.kill(name)
+  }
+
   await start()
-  return { port, start, stop }
+  return { port, start, stop, pause: () => signal('SIGSTOP'), resume: () => signal('SIGCONT') }
 }

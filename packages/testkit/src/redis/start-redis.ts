@@ -11,6 +11,10 @@ export interface RedisHandle {
   stop(): Promise<void>
   /** Starts the private server again on the same port, empty. */
   start(): Promise<void>
+  /** Freezes the private server (SIGSTOP): connections stay open, nothing is answered. */
+  pause(): void
+  /** Lets the frozen server run again (SIGCONT), its data intact. */
+  resume(): void
 }
 
 export interface StartRedisOptions {
@@ -39,7 +43,17 @@ export async function startRedis({
     (spawnSync(binary, ['--version'], { stdio: 'ignore' }).error as NodeJS.ErrnoException)?.code === 'ENOENT'
   ) {
     const noop = async () => {}
-    return { url: fallbackUrl, isPrivate: false, stop: noop, start: noop }
+    const notPrivate = () => {
+      throw new Error('a shared Redis cannot be paused by a test')
+    }
+    return {
+      url: fallbackUrl,
+      isPrivate: false,
+      stop: noop,
+      start: noop,
+      pause: notPrivate,
+      resume: notPrivate,
+    }
   }
   const port = await freePort()
   const server = await startRedisProcess({
@@ -48,7 +62,12 @@ export async function startRedis({
     args: ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
     readyTimeoutMs,
   })
-  const stop = () => server.stop()
-  const start = () => server.start()
-  return { url: `redis://127.0.0.1:${port}`, isPrivate: true, stop, start }
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    isPrivate: true,
+    stop: () => server.stop(),
+    start: () => server.start(),
+    pause: () => server.pause(),
+    resume: () => server.resume(),
+  }
 }

@@ -149,20 +149,25 @@ export function createBullmqEventStore({
       )
     },
     async close() {
+      // One deadline for all of it: a frozen Redis (connections open, nothing answered) answers neither QUIT nor
+      // the socket's end, and the process must still exit within its drain time. The HTTP drain has already
+      // ended every enqueue by now.
+      const deadline = Date.now() + enqueueTimeoutMs
+      const left = () => Math.max(deadline - Date.now(), 50)
       // BullMQ 5 emits an unhandled 'error' (a crash) when a queue is closed while its connection is still
       // being set up, whatever listeners are attached: let the set-up settle first. If Redis cannot be reached
-      // within the time-out there is nothing to flush, and the process is on its way out.
+      // in time there is nothing to flush, and the process is on its way out.
       const settled = await withTimeout(
         queue.waitUntilReady().then(
           () => true,
           () => true,
         ),
-        enqueueTimeoutMs,
+        left(),
         'connecting to Redis',
       ).catch(() => false)
-      if (settled) await queue.close()
-      // If Redis was away, quit failed and ioredis would keep reconnecting: stop it for good.
-      await queue.disconnect().catch(() => {})
+      if (settled) await withTimeout(queue.close(), left(), 'closing the queue').catch(() => {})
+      // If Redis was away or frozen, QUIT failed and ioredis would keep reconnecting: stop it for good.
+      await withTimeout(queue.disconnect(), left(), 'disconnecting').catch(() => {})
       connection?.disconnect()
       queueConnection.owned?.disconnect()
     },
