@@ -40,18 +40,21 @@ async function gone(pids: number[]) {
 }
 
 describe('processes the testkit starts end with their parent (guide: nothing you start outlives its parent)', () => {
-  it('a service from startServiceProcess and a private redis-server end when their parent is SIGKILLed', async () => {
-    const parent = spawn(process.execPath, [fixture], { stdio: ['ignore', 'pipe', 'inherit'] })
-    const [line] = (await once(createInterface({ input: parent.stdout }), 'line')) as [string]
-    const started = JSON.parse(line) as { service: number; redis: boolean }
-    const children = childrenOf(parent.pid!)
-    expect(children.map((c) => c.pid)).toContain(started.service)
-    if (started.redis) expect(children.map((c) => c.command)).toContain('redis-server')
+  it.each(['running', 'frozen'])(
+    'a service from startServiceProcess and a private redis-server (%s) end when their parent is SIGKILLed',
+    async (redisState) => {
+      const parent = spawn(process.execPath, [fixture, redisState], { stdio: ['ignore', 'pipe', 'inherit'] })
+      const [line] = (await once(createInterface({ input: parent.stdout }), 'line')) as [string]
+      const started = JSON.parse(line) as { service: number; redis: boolean }
+      const children = childrenOf(parent.pid!)
+      expect(children.map((c) => c.pid)).toContain(started.service)
+      if (started.redis) expect(children.map((c) => c.command)).toContain('redis-server')
 
-    parent.kill('SIGKILL')
-    await once(parent, 'exit')
-    const left = await gone(children.map((c) => c.pid))
-    for (const pid of left) process.kill(pid, 'SIGKILL')
-    expect(left).toEqual([])
-  })
+      parent.kill('SIGKILL')
+      await once(parent, 'exit')
+      const left = await gone(children.map((c) => c.pid))
+      for (const pid of left) process.kill(pid, 'SIGKILL')
+      expect(left).toEqual([])
+    },
+  )
 })

@@ -77,13 +77,9 @@ export async function openLoop({
   const idle: Connection[] = []
   const live = new Set<Connection>()
   let finish: () => void = () => {}
-  let finished = false
   const settle = () => {
     settled += 1
-    if (settled === total) {
-      finished = true
-      finish()
-    }
+    if (settled === total) finish()
   }
   let start = 0
   const dueOf = (index: number) => start + (index * 1000) / rate
@@ -112,7 +108,7 @@ export async function openLoop({
           errors += 1
           settle()
         }
-        if (!finished) open().then(dispatch, () => {})
+        if (settled < total) open().then(dispatch, () => {})
       })
       socket.on('data', (chunk: Buffer) => {
         connection.buffered = connection.buffered.length ? Buffer.concat([connection.buffered, chunk]) : chunk
@@ -149,7 +145,6 @@ export async function openLoop({
     }
     tick()
   })
-  finished = true
   for (const connection of live) connection.socket.destroy()
   return {
     p50: percentile(latencies, 50),

@@ -47,6 +47,16 @@ afterEach(async () => {
 afterAll(() => redis.stop())
 
 const send = (event: object) => postSigned(receiver.webhookUrl, JSON.stringify(event))
+
+/** A worker recording the webhookId of each session.created it handles, seen handling one already. */
+async function startRecordingWorker() {
+  const handled: string[] = []
+  startWorker({ 'session.created': async (event) => void handled.push(event.webhookId) })
+  await send(makeEvent('session.created'))
+  await waitFor(() => handled.length === 1)
+  return handled
+}
+
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 describe('the worker hands each event to the handler of its kind', () => {
@@ -156,10 +166,7 @@ describe('retries and dead letters', () => {
 describe('Redis going away loses nothing and heals by itself', () => {
   it('answers 503 {error} fast while Redis is down, then 200; the worker resumes', async () => {
     if (!redis.isPrivate) return // a shared Redis cannot be stopped by a test
-    const handled: string[] = []
-    startWorker({ 'session.created': async (event) => void handled.push(event.webhookId) })
-    await send(makeEvent('session.created'))
-    await waitFor(() => handled.length === 1)
+    const handled = await startRecordingWorker()
 
     await redis.stop()
     const whileDown = makeEvent('session.created')
@@ -179,10 +186,7 @@ describe('Redis going away loses nothing and heals by itself', () => {
 describe('Redis frozen (connections open, nothing answered) stalls nothing', () => {
   it('answers 503 within the enqueue time-out (spec: answer within 5 s), keeps /health up, and stores each event once after Redis thaws and the platform retries', async () => {
     if (!redis.isPrivate) return // a shared Redis cannot be frozen by a test
-    const handled: string[] = []
-    startWorker({ 'session.created': async (event) => void handled.push(event.webhookId) })
-    await send(makeEvent('session.created'))
-    await waitFor(() => handled.length === 1)
+    const handled = await startRecordingWorker()
 
     redis.pause()
     const events = Array.from({ length: 5 }, () => makeEvent('session.created'))

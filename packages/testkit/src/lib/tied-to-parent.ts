@@ -20,11 +20,12 @@ export const nodeChildTiedToParent = {
 let setpriv: boolean | undefined
 
 /**
- * The command line that runs a non-Node binary (redis-server) so that the kernel sends it SIGTERM when
- * this process dies: util-linux's `setpriv --pdeathsig` (Linux) where it is installed; elsewhere the
- * binary as it is, which a SIGKILL of this process leaves running.
+ * The command line that runs a non-Node binary (redis-server) so that the kernel kills it when this process
+ * dies: util-linux's `setpriv --pdeathsig` (Linux) where it is installed; elsewhere the binary as it is,
+ * which a SIGKILL of this process leaves running. SIGKILL, not SIGTERM: a process a test froze (SIGSTOP)
+ * would hold a SIGTERM pending for ever, and these servers keep nothing worth a clean shutdown.
  */
 export function commandTiedToParent(binary: string, args: string[]): [string, string[]] {
   setpriv ??= spawnSync('setpriv', ['--help'], { stdio: 'ignore' }).status === 0
-  return setpriv ? ['setpriv', ['--pdeathsig=TERM', '--', binary, ...args]] : [binary, args]
+  return setpriv ? ['setpriv', ['--pdeathsig=KILL', '--', binary, ...args]] : [binary, args]
 }
