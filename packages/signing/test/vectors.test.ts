@@ -9,9 +9,10 @@ interface Vector {
   value: string
 }
 
-// Read directly rather than through @pf/testkit, which itself depends on this package: no workspace cycle.
+// The spec's test vectors, the repository's copy (data/reference/spec), read directly rather than through
+// @pf/testkit, which itself depends on this package: no workspace cycle.
 const vectors = JSON.parse(
-  readFileSync(join(__dirname, '..', '..', '..', '..', 'shared', 'spec', 'test-vectors.json'), 'utf8'),
+  readFileSync(join(__dirname, '..', '..', '..', 'data', 'reference', 'spec', 'test-vectors.json'), 'utf8'),
 ) as { callback: Vector[]; webhook: Vector[]; externalHexHmacSha256: Vector[] }
 
 function flipOneByte(bytes: Buffer, at = Math.floor(bytes.length / 2)): Buffer {

@@ -1,6 +1,8 @@
 // The light entry: nothing here loads a server, an SDK or a JWT library. Heavier helpers live in the subpath
 // entries (`@pf/testkit/redis`, `/s3`, `/emulators`, `/platform`, `/openapi`), each loading only its own.
-export { locateSharedDir } from './locate-shared-dir'
+export { createCleanup } from './create-cleanup'
+export type { Cleanup } from './create-cleanup'
+export { locateReferenceData } from './locate-reference-data'
 export { loadTestVectors } from './load-test-vectors'
 export type { DerivedPasswordVector, SignatureVector, TestVectors } from './load-test-vectors'
 export { freePort } from './lib/free-port'

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { locateSharedDir } from './locate-shared-dir'
+import { locateReferenceData } from './locate-reference-data'
 
 export interface SignatureVector {
   key: string
@@ -24,7 +24,13 @@ export interface TestVectors {
   externalHexHmacSha256: SignatureVector[]
 }
 
-/** `shared/spec/test-vectors.json`, the project's independent vectors for signatures and derived passwords. */
-export function loadTestVectors(sharedDir: string = locateSharedDir()): TestVectors {
-  return JSON.parse(readFileSync(join(sharedDir, 'spec', 'test-vectors.json'), 'utf8')) as TestVectors
+/**
+ * The spec's test vectors for signatures and derived passwords: the repository's copy,
+ * `data/reference/spec/test-vectors.json`.
+ *
+ * @example
+ * it.each(loadTestVectors().webhook)('verifies the vector signed with $key', ({ key, body, value }) => …)
+ */
+export function loadTestVectors(referenceDir: string = locateReferenceData()): TestVectors {
+  return JSON.parse(readFileSync(join(referenceDir, 'spec', 'test-vectors.json'), 'utf8')) as TestVectors
 }

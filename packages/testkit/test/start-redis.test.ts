@@ -1,6 +1,3 @@
-import { existsSync } from 'node:fs'
-import { join } from 'node:path'
-import { locateSharedDir } from '@pf/testkit'
 import { startRedis } from '@pf/testkit/redis'
 import { redisPing } from '../src/redis/redis-ping'
 
@@ -44,16 +41,5 @@ describe('startRedis starts a private, throw-away redis-server', () => {
     const redis = await startRedis({ binary: 'no-such-redis-server', fallbackUrl: 'redis://127.0.0.1:6390' })
     expect(redis).toMatchObject({ url: 'redis://127.0.0.1:6390', isPrivate: false })
     await redis.stop()
-  })
-})
-
-describe('locateSharedDir', () => {
-  it('finds shared/ beside the repository, from any folder inside it', () => {
-    const shared = locateSharedDir(__dirname)
-    expect(existsSync(join(shared, 'spec', 'marketplace-integration.md'))).toBe(true)
-  })
-
-  it('says where it looked when there is no workspace above', () => {
-    expect(() => locateSharedDir('/')).toThrow(/no pnpm-workspace.yaml above/)
   })
 })

@@ -1,4 +1,4 @@
-// `pnpm bench` for the provider's searches (in-process; the data comes from shared/data and the generator).
+// `pnpm bench` for the provider's searches (in-process; the data comes from data/reference and the generator).
 import { benchCompanies } from './companies.bench'
 import { benchSanctions } from './sanctions.bench'
 

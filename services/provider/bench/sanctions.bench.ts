@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { parse } from 'csv-parse/sync'
-import { locateSharedDir } from '@pf/testkit'
+import { locateReferenceData } from '@pf/testkit'
 import type { SanctionEntry } from '../src/datasets/records'
 import { loadOfacCsv } from '../src/datasets/load-ofac-csv'
 import { prepareListedName, prepareQueryName, scoreName } from '../src/search/name-score'
@@ -73,9 +73,9 @@ function recall(index: SanctionsIndex, scan: SanctionsScan, queries: string[]) {
   return (100 * found) / Math.max(1, expected)
 }
 
-/** Pairs of OFAC's own Sanctions List Search (shared/data/name-matching) our score lands within 5 points of. */
-function ofacAgreement(shared: string): { within: number; total: number } {
-  const rows = readCsvPairs(join(shared, 'data', 'name-matching', 'ofac_fixtures.csv'))
+/** Pairs scored by OFAC's own Sanctions List Search (data/reference/name-matching) we land within 5 points of. */
+function ofacAgreement(reference: string): { within: number; total: number } {
+  const rows = readCsvPairs(join(reference, 'name-matching', 'ofac_fixtures.csv'))
   const scored = rows.filter((row) => row.ofac >= 0)
   const within = scored.filter(
     (row) => Math.abs(scoreName(prepareQueryName(row.query), prepareListedName(row.result)) - row.ofac) <= 5,
@@ -89,14 +89,14 @@ function ofacAgreement(shared: string): { within: number; total: number } {
  * transliterated); the full scan scores every name and alias with the same `scoreName` and no pre-filter.
  */
 export function benchSanctions() {
-  const shared = locateSharedDir(__dirname)
-  const list = loadOfacCsv(join(shared, 'data', 'ofac-sdn-2024'))
+  const reference = locateReferenceData(__dirname)
+  const list = loadOfacCsv(join(reference, 'ofac-sdn-2024'))
   const { index, buildMs, memoryMb: indexMb } = buildMeasured(list)
   const scan = SanctionsScan.build(list)
   const queries = screeningQueries(list, QUERIES, 5)
   const times = alternate(list, queries, scan)
   const speedUp = mean(times.scan) / mean(sample(times.index))
-  const agreement = ofacAgreement(shared)
+  const agreement = ofacAgreement(reference)
 
   const generated = generatedEntries(list, GENERATED, 3)
   const big = buildMeasured(generated)
@@ -143,7 +143,7 @@ export function benchSanctions() {
       target: '>= 99',
     },
     {
-      benchmark: "agreement with OFAC's own scores within 5 points (shared/data/name-matching)",
+      benchmark: "agreement with OFAC's own scores within 5 points (data/reference/name-matching)",
       metric: '%',
       value: `${round((100 * agreement.within) / agreement.total, 1)} (${agreement.within}/${agreement.total})`,
       target: '>= 96',

@@ -1,8 +1,8 @@
 import { loadDatasets } from '../src/datasets/load-datasets'
 import { CompaniesIndex } from '../src/search/companies-index'
-import { sharedData } from './support-data'
+import { referenceData } from './support-data'
 
-const index = CompaniesIndex.build(loadDatasets(sharedData('companies-cc0')).companies)
+const index = CompaniesIndex.build(loadDatasets(referenceData('companies-cc0')).companies)
 
 describe('companies search on the CC0 company registers', () => {
   it('matches name words by prefix, case- and accent-insensitively', () => {
@@ -43,7 +43,7 @@ describe('companies search on the CC0 company registers', () => {
   })
 
   it('gives the same answer as a linear scan, in dataset order', () => {
-    const all = loadDatasets(sharedData('companies-cc0')).companies
+    const all = loadDatasets(referenceData('companies-cc0')).companies
     const expected = all.filter((c) => /\bgm/i.test(c.name) && c.country === 'DE').slice(0, 20)
     expect(index.search({ name: 'gm', country: 'Germany', limit: 20 }).map((c) => c.id)).toEqual(
       expected.map((c) => c.id),

@@ -4,10 +4,10 @@ import { join } from 'node:path'
 import { loadDatasets } from '../src/datasets/load-datasets'
 import { loadOfacCsv } from '../src/datasets/load-ofac-csv'
 import { loadSanctionsJsonl } from '../src/datasets/load-jsonl'
-import { sharedData } from './support-data'
+import { referenceData } from './support-data'
 
 describe('OFAC legacy CSV loader', () => {
-  const sdn2021 = loadOfacCsv(sharedData('ofac-sdn-2021'))
+  const sdn2021 = loadOfacCsv(referenceData('ofac-sdn-2021'))
 
   it('reads every entry of the 2021 list with its aliases and address countries', () => {
     expect(sdn2021).toHaveLength(8976)
@@ -40,7 +40,7 @@ describe('OFAC legacy CSV loader', () => {
   })
 
   it('reads the 2024 list, which ends with a 0x1A byte, without a phantom entry', () => {
-    const sdn2024 = loadOfacCsv(sharedData('ofac-sdn-2024'))
+    const sdn2024 = loadOfacCsv(referenceData('ofac-sdn-2024'))
     expect(sdn2024).toHaveLength(14965)
     expect(sdn2024.at(-1)?.name).not.toContain(String.fromCharCode(0x1a))
   })
@@ -48,7 +48,7 @@ describe('OFAC legacy CSV loader', () => {
 
 describe('loadDatasets', () => {
   it('loads the company-register CSVs, normalising countries to ISO codes', () => {
-    const { companies, sources } = loadDatasets(sharedData('companies-cc0'))
+    const { companies, sources } = loadDatasets(referenceData('companies-cc0'))
     expect(companies).toHaveLength(8000)
     expect(sources.map((s) => s.file)).toContain('amsterdam.csv') // blank first header cell
     const countries = new Set(companies.map((c) => c.country))

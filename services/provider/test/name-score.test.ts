@@ -8,7 +8,7 @@ const ours = scored.map((f) => scoreName(prepareQueryName(f.query), prepareListe
 const within5 = scored.filter((f, i) => Math.abs((ours[i] as number) - f.ofac) <= 5).length
 const percent = ((100 * within5) / scored.length).toFixed(1)
 
-describe('name scoring against OFAC Sanctions List Search (shared/data/name-matching/ofac_fixtures.csv)', () => {
+describe('name scoring against OFAC Sanctions List Search (data/reference/name-matching/ofac_fixtures.csv)', () => {
   it(`lands within 5 points of OFAC's score for ${within5}/${scored.length} pairs (${percent}%, target ≥ 96%)`, () => {
     expect(within5 / scored.length).toBeGreaterThanOrEqual(0.96)
   })

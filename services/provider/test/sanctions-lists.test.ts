@@ -5,7 +5,7 @@ import { createLogger } from '@pf/service-kit'
 import type { S3ServerHandle } from '@pf/testkit/s3'
 import { SanctionsLists } from '../src/lists/sanctions-lists'
 import { API_KEY, query, startProvider, startRecorder, startStore } from './support-http'
-import { sharedData } from './support-data'
+import { referenceData } from './support-data'
 
 // Several lists at once, each hit naming its list, answers naming the versions they were computed on, and a
 // refresh that swaps the index atomically and keeps the previous one when a source fails.
@@ -46,7 +46,7 @@ describe('several lists: OFAC SDN and the consolidated (non-SDN) list in OFAC CS
     const dir = mkdtempSync(join(tmpdir(), 'pf-lists-'))
     writeFileSync(join(dir, 'internal-sanctions.jsonl'), jsonl('ZEPHYRINE MARKETPLACE HOLDINGS'))
     const lists = await SanctionsLists.load(
-      [sharedData('ofac-sdn-2021'), sharedData('ofac-consolidated'), dir],
+      [referenceData('ofac-sdn-2021'), referenceData('ofac-consolidated'), dir],
       options,
     )
     const { server } = await start(lists)
@@ -109,7 +109,7 @@ describe('refresh (SANCTIONS_REFRESH_INTERVAL, SIGHUP): atomic swap, previous in
   })
 
   it('needs the API key for /api/lists', async () => {
-    const lists = await SanctionsLists.load([sharedData('ofac-consolidated')], options)
+    const lists = await SanctionsLists.load([referenceData('ofac-consolidated')], options)
     const { server } = await start(lists)
     try {
       expect((await fetch(`${server.url}/api/lists`)).status).toBe(401)

@@ -2,10 +2,10 @@ import { loadOfacCsv } from '../src/datasets/load-ofac-csv'
 import { SanctionsIndex, type SanctionsQuery } from '../src/search/sanctions-index'
 import { SanctionsScan } from '../src/search/sanctions-scan'
 import { screeningQueries } from '../scripts/screening-queries'
-import { loadOfacFixtures, sharedData } from './support-data'
+import { loadOfacFixtures, referenceData } from './support-data'
 
-const list2021 = loadOfacCsv(sharedData('ofac-sdn-2021'))
-const list2024 = loadOfacCsv(sharedData('ofac-sdn-2024'))
+const list2021 = loadOfacCsv(referenceData('ofac-sdn-2021'))
+const list2024 = loadOfacCsv(referenceData('ofac-sdn-2024'))
 const index = SanctionsIndex.build(list2021)
 const index2024 = SanctionsIndex.build(list2024)
 

@@ -15,7 +15,7 @@ import { loadOfacCsv } from '../src/datasets/load-ofac-csv'
 import { createS3Client } from '../src/adapters/create-s3-client'
 import type { SanctionsLists } from '../src/lists/sanctions-lists'
 import { SearchEngine } from '../src/search/search-engine'
-import { sharedData } from './support-data'
+import { referenceData } from './support-data'
 
 export const API_KEY = 'test-api-key'
 
@@ -63,8 +63,8 @@ let engine: SearchEngine | undefined
 /** One search engine over the real data for all tests: CC0 companies and the 2021 SDN list. */
 export function realDataEngine(): SearchEngine {
   engine ??= SearchEngine.build({
-    companies: loadDatasets(sharedData('companies-cc0')).companies,
-    sanctions: loadOfacCsv(sharedData('ofac-sdn-2021')),
+    companies: loadDatasets(referenceData('companies-cc0')).companies,
+    sanctions: loadOfacCsv(referenceData('ofac-sdn-2021')),
   })
   return engine
 }
@@ -92,7 +92,7 @@ export async function startProvider(
     allowedPorts?: number[]
     /** Another S3 endpoint (a store that hangs, say). */
     s3Endpoint?: string
-    /** Sanctions lists to screen against instead of the shared 2021 SDN engine. */
+    /** Sanctions lists to screen against instead of the 2021 SDN engine. */
     lists?: SanctionsLists
   } = {},
 ): Promise<StartedProvider> {
