@@ -18,7 +18,10 @@ const filesIn = (dir: string): string[] =>
   readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
     entry.isDirectory() ? filesIn(join(dir, entry.name)) : [relative(reference, join(dir, entry.name))],
   )
-const sha256 = (file: string) => createHash('sha256').update(readFileSync(join(reference, file))).digest('hex')
+const sha256 = (file: string) =>
+  createHash('sha256')
+    .update(readFileSync(join(reference, file)))
+    .digest('hex')
 
 describe('data/reference: every file as its README records it (source, licence, SHA-256)', () => {
   it('lists the files of the README table', () => {
@@ -32,7 +35,9 @@ describe('data/reference: every file as its README records it (source, licence, 
 
   it.each([...listed])('%s has the SHA-256 its README row gives', (file, expected) => {
     if (!existsSync(join(reference, file)))
-      throw new Error(`data/reference/${file} is missing: restore it (git checkout -- data/reference/${file})`)
+      throw new Error(
+        `data/reference/${file} is missing: restore it (git checkout -- data/reference/${file})`,
+      )
     const actual = sha256(file)
     if (actual !== expected)
       throw new Error(

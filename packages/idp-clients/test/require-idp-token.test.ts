@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net'
 import express from 'express'
+import { createCleanup } from '@pf/testkit'
 import { startKeycloakEmulator, type KeycloakEmulator } from '@pf/testkit/emulators'
 import {
   createRealmClient,
@@ -10,14 +11,14 @@ import {
 
 let keycloak: KeycloakEmulator
 let url: string
-let close: () => void
 let accessToken: string
 
+const cleanup = createCleanup(afterAll)
 beforeAll(async () => {
-  keycloak = await startKeycloakEmulator({
-    clients: [{ clientId: 'app', secret: 's' }],
-    unmanagedAttributes: true,
-  })
+  keycloak = cleanup.add(
+    await startKeycloakEmulator({ clients: [{ clientId: 'app', secret: 's' }], unmanagedAttributes: true }),
+    (k) => k.stop(),
+  )
   const realm = createRealmClient({
     serverUrl: keycloak.url,
     realm: 'pf',
@@ -38,14 +39,9 @@ beforeAll(async () => {
     requireIdpToken({ verify, normalize: normalizeRealmClaims, roles: ['org-admin'] }),
     (_req, res) => void res.json({}),
   )
-  const server = app.listen(0, '127.0.0.1')
+  const server = cleanup.add(app.listen(0, '127.0.0.1'), (s) => s.close())
   await new Promise((resolve) => server.once('listening', resolve))
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-  close = () => server.close()
-})
-afterAll(async () => {
-  close()
-  await keycloak.stop()
 })
 
 describe('requireIdpToken', () => {

@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
+import { createCleanup, type Cleanup } from '@pf/testkit'
 import { startKeycloakEmulator, type KeycloakEmulator } from '../src/emulators'
 
 // The emulator must answer Keycloak's own admin client (@keycloak/keycloak-admin-client) as the real server does,
@@ -52,12 +53,13 @@ async function drive(target: {
 }
 
 const live = process.env.LIVE_KEYCLOAK_URL
-const targets: [string, () => Promise<{ seen: Seen; stop: () => Promise<void> }>][] = [
+// A target registers what it starts on the suite's cleanup: a failing drive still stops its emulator.
+const targets: [string, (cleanup: Cleanup) => Promise<Seen>][] = [
   ...([24, 25, 26] as const).map(
     (version) =>
       [
         `emulated Keycloak ${version}`,
-        async () => {
+        async (cleanup: Cleanup) => {
           const keycloak: KeycloakEmulator = await startKeycloakEmulator({
             version,
             unmanagedAttributes: true,
@@ -65,23 +67,23 @@ const targets: [string, () => Promise<{ seen: Seen; stop: () => Promise<void> }>
               { ...CLIENT, serviceAccountRoles: ['manage-users', 'view-users', 'query-users', 'view-realm'] },
             ],
           })
-          const seen = await drive({
+          cleanup.add(keycloak, (k) => k.stop())
+          return drive({
             url: keycloak.url,
             realm: 'pf',
             adminUser: 'admin',
             adminPassword: 'admin',
             ...CLIENT,
           })
-          return { seen, stop: () => keycloak.stop() }
         },
-      ] as [string, () => Promise<{ seen: Seen; stop: () => Promise<void> }>],
+      ] as [string, (cleanup: Cleanup) => Promise<Seen>],
   ),
   ...(live
     ? [
         [
           `live Keycloak at ${live}`,
-          async () => ({
-            seen: await drive({
+          () =>
+            drive({
               url: live,
               realm: process.env.LIVE_KEYCLOAK_REALM ?? 'pf',
               adminUser: process.env.LIVE_KEYCLOAK_ADMIN_USER ?? 'admin',
@@ -89,20 +91,17 @@ const targets: [string, () => Promise<{ seen: Seen; stop: () => Promise<void> }>
               clientId: process.env.LIVE_KEYCLOAK_CLIENT_ID ?? CLIENT.clientId,
               secret: process.env.LIVE_KEYCLOAK_CLIENT_SECRET ?? CLIENT.secret,
             }),
-            stop: async () => {},
-          }),
-        ] as [string, () => Promise<{ seen: Seen; stop: () => Promise<void> }>],
+        ] as [string, (cleanup: Cleanup) => Promise<Seen>],
       ]
     : []),
 ]
 
 describe.each(targets)("Keycloak's own admin client against %s", (_name, start) => {
   let seen: Seen
-  let stop: () => Promise<void>
+  const cleanup = createCleanup(afterAll)
   beforeAll(async () => {
-    ;({ seen, stop } = await start())
+    seen = await start(cleanup)
   }, 90_000)
-  afterAll(() => stop())
 
   it('creates a user (id from the Location header) found by exact username and by case-blind attribute search', () => {
     expect(seen.createdId).toMatch(/\S/)

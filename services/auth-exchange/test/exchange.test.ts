@@ -1,4 +1,5 @@
 import { deriveRealmPassword, deriveTenantPassword } from '@pf/idp-clients'
+import { createCleanup } from '@pf/testkit'
 import {
   CLIENT_SECRET,
   claims,
@@ -14,13 +15,10 @@ describe.each(['realm-24', 'realm-25', 'realm-26', 'tenant'] as Style[])(
   (style) => {
     let world: World
     let exchange: Exchange
+    const cleanup = createCleanup(afterEach)
     beforeEach(async () => {
-      world = await startWorld(style)
-      exchange = await startExchange(world)
-    })
-    afterEach(async () => {
-      await exchange.close()
-      await world.stop()
+      world = cleanup.add(await startWorld(style), (w) => w.stop())
+      exchange = cleanup.add(await startExchange(world), (e) => e.close())
     })
 
     it('exchanges a new user: creates it and answers the provider tokens and the user', async () => {

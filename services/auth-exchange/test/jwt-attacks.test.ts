@@ -1,16 +1,14 @@
 import jwt from 'jsonwebtoken'
+import { createCleanup } from '@pf/testkit'
 import { SigningKey } from '@pf/testkit/emulators'
 import { claims, startExchange, startWorld, type Exchange, type World } from './support'
 
 let world: World
 let exchange: Exchange
+const cleanup = createCleanup(afterAll)
 beforeAll(async () => {
-  world = await startWorld('realm-26')
-  exchange = await startExchange(world)
-})
-afterAll(async () => {
-  await exchange.close()
-  await world.stop()
+  world = cleanup.add(await startWorld('realm-26'), (w) => w.stop())
+  exchange = cleanup.add(await startExchange(world), (e) => e.close())
 })
 
 const base64url = (value: object | string) =>

@@ -1,3 +1,4 @@
+import { createCleanup } from '@pf/testkit'
 import { createResponseValidator } from '@pf/testkit/openapi'
 import { claims, startExchange, startWorld, type Exchange, type World } from './support'
 
@@ -5,18 +6,14 @@ let world: World
 let exchange: Exchange
 let hangingOut: Exchange
 let conforms: ReturnType<typeof createResponseValidator>
+const cleanup = createCleanup(afterAll)
 beforeAll(async () => {
-  world = await startWorld('realm-26')
-  exchange = await startExchange(world)
-  hangingOut = await startExchange(world, { timeoutMs: 300 })
+  world = cleanup.add(await startWorld('realm-26'), (w) => w.stop())
+  exchange = cleanup.add(await startExchange(world), (e) => e.close())
+  hangingOut = cleanup.add(await startExchange(world, { timeoutMs: 300 }), (e) => e.close())
   conforms = createResponseValidator(
     (await (await fetch(`${exchange.url}/openapi.json`)).json()) as Record<string, unknown>,
   )
-})
-afterAll(async () => {
-  await exchange.close()
-  await hangingOut.close()
-  await world.stop()
 })
 
 describe('GET /openapi.json: every answer of the exchange is as documented (OpenAPI 3.1)', () => {

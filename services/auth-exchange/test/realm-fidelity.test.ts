@@ -1,5 +1,6 @@
 import { deriveRealmPassword } from '@pf/idp-clients'
 import { createLogger, createMetricsRegistry } from '@pf/service-kit'
+import { createCleanup } from '@pf/testkit'
 import { createExchange } from '../src/create-exchange'
 import {
   CLIENT_SECRET,
@@ -19,13 +20,10 @@ describe.each(['realm-24', 'realm-25', 'realm-26'] as const)(
   (style) => {
     let world: World
     let exchange: Exchange
+    const cleanup = createCleanup(afterEach)
     beforeEach(async () => {
-      world = await startWorld(style)
-      exchange = await startExchange(world)
-    })
-    afterEach(async () => {
-      await exchange.close()
-      await world.stop()
+      world = cleanup.add(await startWorld(style), (w) => w.stop())
+      exchange = cleanup.add(await startExchange(world), (e) => e.close())
     })
     const stored = (username: string) =>
       [...world.keycloak!.users.values()].find((u) => u.username === username)!
@@ -143,13 +141,10 @@ describe.each(['realm-24', 'realm-25', 'realm-26'] as const)(
 describe('adoption of the holder of the email on a 409 (ACCOUNT_ADOPTION), realm style', () => {
   let world: World
   let exchange: Exchange
+  const cleanup = createCleanup(afterEach)
   beforeEach(async () => {
-    world = await startWorld('realm-26')
-    exchange = await startExchange(world)
-  })
-  afterEach(async () => {
-    await exchange.close()
-    await world.stop()
+    world = cleanup.add(await startWorld('realm-26'), (w) => w.stop())
+    exchange = cleanup.add(await startExchange(world), (e) => e.close())
   })
   const seedHolder = (extra: Record<string, unknown> = {}) =>
     world.keycloak!.seedUser({

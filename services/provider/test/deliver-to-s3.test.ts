@@ -1,17 +1,18 @@
 import { GetObjectCommand } from '@aws-sdk/client-s3'
+import { createCleanup } from '@pf/testkit'
 import { startS3Server, type S3ServerHandle } from '@pf/testkit/s3'
 import { createS3Client } from '../src/adapters/create-s3-client'
 import { deliverToS3 } from '../src/adapters/deliver-to-s3'
 
 let store: S3ServerHandle
 let s3: ReturnType<typeof createS3Client>
+const cleanup = createCleanup(afterAll)
 beforeAll(async () => {
-  store = await startS3Server({ buckets: ['pf-deliveries'] })
-  s3 = createS3Client({ endpoint: store.endpoint, region: 'us-east-1', credentials: store.credentials })
-})
-afterAll(async () => {
-  s3.destroy()
-  await store.stop()
+  store = cleanup.add(await startS3Server({ buckets: ['pf-deliveries'] }), (s) => s.stop())
+  s3 = cleanup.add(
+    createS3Client({ endpoint: store.endpoint, region: 'us-east-1', credentials: store.credentials }),
+    (client) => client.destroy(),
+  )
 })
 
 describe('deliverToS3', () => {

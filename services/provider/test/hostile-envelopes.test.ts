@@ -1,5 +1,6 @@
 import { createServer, type Server, type Socket } from 'node:net'
 import { GetObjectCommand } from '@aws-sdk/client-s3'
+import { createCleanup } from '@pf/testkit'
 import type { S3ServerHandle } from '@pf/testkit/s3'
 import { query, startProvider, startRecorder, startStore, type StartedProvider } from './support-http'
 
@@ -8,16 +9,11 @@ import { query, startProvider, startRecorder, startStore, type StartedProvider }
 let store: S3ServerHandle
 let provider: StartedProvider
 let callbacks: Awaited<ReturnType<typeof startRecorder>>
+const cleanup = createCleanup(afterAll)
 beforeAll(async () => {
-  store = await startStore()
-  provider = await startProvider(store)
-  callbacks = await startRecorder()
-})
-afterAll(async () => {
-  await callbacks.close()
-  await provider.close()
-  provider.s3.destroy()
-  await store.stop()
+  store = cleanup.add(await startStore(), (s) => s.stop())
+  provider = cleanup.add(await startProvider(store), (p) => p.stop())
+  callbacks = cleanup.add(await startRecorder(), (r) => r.close())
 })
 
 let counter = 0
@@ -145,12 +141,12 @@ describe('parameters have bounds (400 {error, queryId} past them)', () => {
 
 describe('outbound: transition ranges and ports', () => {
   let strict: StartedProvider
+  const strictCleanup = createCleanup(afterAll)
   beforeAll(async () => {
-    strict = await startProvider(store, { allowPrivate: false, allowedPorts: [443] })
-  })
-  afterAll(async () => {
-    await strict.close()
-    strict.s3.destroy()
+    strict = strictCleanup.add(
+      await startProvider(store, { allowPrivate: false, allowedPorts: [443] }),
+      (p) => p.stop(),
+    )
   })
 
   it.each([

@@ -1,3 +1,4 @@
+import { createCleanup } from '@pf/testkit'
 import { createResponseValidator } from '@pf/testkit/openapi'
 import type { S3ServerHandle } from '@pf/testkit/s3'
 import { startProvider, startRecorder, startStore, type StartedProvider } from './support-http'
@@ -7,19 +8,14 @@ let provider: StartedProvider
 let callbacks: Awaited<ReturnType<typeof startRecorder>>
 let conforms: ReturnType<typeof createResponseValidator>
 
+const cleanup = createCleanup(afterAll)
 beforeAll(async () => {
-  store = await startStore()
-  provider = await startProvider(store)
-  callbacks = await startRecorder()
+  store = cleanup.add(await startStore(), (s) => s.stop())
+  provider = cleanup.add(await startProvider(store), (p) => p.stop())
+  callbacks = cleanup.add(await startRecorder(), (r) => r.close())
   conforms = createResponseValidator(
     (await (await fetch(`${provider.url}/openapi.json`)).json()) as Record<string, unknown>,
   )
-})
-afterAll(async () => {
-  await callbacks.close()
-  await provider.close()
-  provider.s3.destroy()
-  await store.stop()
 })
 
 const envelope = (extra: Record<string, unknown> = {}) => ({

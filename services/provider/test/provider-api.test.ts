@@ -1,5 +1,6 @@
 import { GetObjectCommand } from '@aws-sdk/client-s3'
 import { verifyCallback } from '@pf/signing'
+import { createCleanup } from '@pf/testkit'
 import type { S3ServerHandle } from '@pf/testkit/s3'
 import { query, startProvider, startRecorder, startStore, type StartedProvider } from './support-http'
 
@@ -8,22 +9,15 @@ let provider: StartedProvider
 let callbacks: Awaited<ReturnType<typeof startRecorder>>
 let targets: Awaited<ReturnType<typeof startRecorder>>
 
+const cleanup = createCleanup(afterAll)
+const perTest = createCleanup(afterEach)
 beforeAll(async () => {
-  store = await startStore()
-  provider = await startProvider(store)
+  store = cleanup.add(await startStore(), (s) => s.stop())
+  provider = cleanup.add(await startProvider(store), (p) => p.stop())
 })
 beforeEach(async () => {
-  callbacks = await startRecorder()
-  targets = await startRecorder()
-})
-afterEach(async () => {
-  await callbacks.close()
-  await targets.close()
-})
-afterAll(async () => {
-  await provider.close()
-  provider.s3.destroy()
-  await store.stop()
+  callbacks = perTest.add(await startRecorder(), (r) => r.close())
+  targets = perTest.add(await startRecorder(), (r) => r.close())
 })
 
 const TOKEN = 'cb-token-1'
@@ -315,12 +309,9 @@ describe('the callback never changes the search answer (spec, "Status callback")
 
 describe('outbound safety: no callbacks or deliveries to private addresses unless OUTBOUND_ALLOW_PRIVATE', () => {
   let strict: StartedProvider
+  const strictCleanup = createCleanup(afterAll)
   beforeAll(async () => {
-    strict = await startProvider(store, { allowPrivate: false })
-  })
-  afterAll(async () => {
-    await strict.close()
-    strict.s3.destroy()
+    strict = strictCleanup.add(await startProvider(store, { allowPrivate: false }), (p) => p.stop())
   })
 
   it.each([

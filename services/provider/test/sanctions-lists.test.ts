@@ -2,6 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createLogger } from '@pf/service-kit'
+import { createCleanup } from '@pf/testkit'
 import type { S3ServerHandle } from '@pf/testkit/s3'
 import { SanctionsLists } from '../src/lists/sanctions-lists'
 import { API_KEY, query, startProvider, startRecorder, startStore } from './support-http'
@@ -15,13 +16,10 @@ const jsonl = (...names: string[]) => names.map((name, i) => JSON.stringify({ id
 
 let store: S3ServerHandle
 let callbacks: Awaited<ReturnType<typeof startRecorder>>
+const cleanup = createCleanup(afterAll)
 beforeAll(async () => {
-  store = await startStore()
-  callbacks = await startRecorder()
-})
-afterAll(async () => {
-  await callbacks.close()
-  await store.stop()
+  store = cleanup.add(await startStore(), (s) => s.stop())
+  callbacks = cleanup.add(await startRecorder(), (r) => r.close())
 })
 
 async function start(lists: SanctionsLists) {

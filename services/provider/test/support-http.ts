@@ -71,6 +71,8 @@ export function realDataEngine(): SearchEngine {
 
 export interface StartedProvider extends RunningServer {
   s3: ReturnType<typeof createS3Client>
+  /** Closes the server and its S3 client. */
+  stop(): Promise<void>
 }
 
 /** The provider app on an ephemeral port, talking to a real S3-compatible server. */
@@ -124,7 +126,14 @@ export async function startProvider(
     },
   )
   const running = await listen(app, { port: 0, host: '127.0.0.1' })
-  return { ...running, s3 }
+  return {
+    ...running,
+    s3,
+    stop: async () => {
+      await running.close()
+      s3.destroy()
+    },
+  }
 }
 
 export async function startStore(): Promise<S3ServerHandle> {

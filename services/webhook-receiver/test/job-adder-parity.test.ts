@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { Queue, Worker, type Job } from 'bullmq'
+import { createCleanup } from '@pf/testkit'
 import { startRedis, type RedisHandle } from '@pf/testkit/redis'
 import { BULLMQ_VERSION_PINNED, createJobAdder } from '../src/adapters/create-job-adder'
 import { createRedisConnection, type RedisConnection } from '../src/adapters/create-redis-connection'
@@ -9,13 +10,10 @@ import { makeEvent, uniquePrefix, urlTarget } from './support'
 // The batched enqueue must leave Redis exactly as Queue.add does: same job hashes, lists, markers and events.
 let redis: RedisHandle
 let client: RedisConnection
+const cleanup = createCleanup(afterAll)
 beforeAll(async () => {
-  redis = await startRedis({ fallbackUrl: process.env.REDIS_URL })
-  client = createRedisConnection(urlTarget(redis.url), 'worker')
-})
-afterAll(async () => {
-  client.disconnect()
-  await redis.stop()
+  redis = cleanup.add(await startRedis({ fallbackUrl: process.env.REDIS_URL }), (r) => r.stop())
+  client = cleanup.add(createRedisConnection(urlTarget(redis.url), 'worker'), (c) => c.disconnect())
 })
 
 const defaultJobOptions = {

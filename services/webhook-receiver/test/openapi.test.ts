@@ -1,5 +1,6 @@
 import { createResponseValidator } from '@pf/testkit/openapi'
 import { signWebhook } from '@pf/signing'
+import { createCleanup } from '@pf/testkit'
 import { startRedis, type RedisHandle } from '@pf/testkit/redis'
 import {
   makeEvent,
@@ -14,16 +15,13 @@ import {
 let redis: RedisHandle
 let receiver: StartedReceiver
 let conforms: ReturnType<typeof createResponseValidator>
+const cleanup = createCleanup(afterAll)
 beforeAll(async () => {
-  redis = await startRedis({ fallbackUrl: process.env.REDIS_URL })
-  receiver = await startReceiver(redis.url, uniquePrefix())
+  redis = cleanup.add(await startRedis({ fallbackUrl: process.env.REDIS_URL }), (r) => r.stop())
+  receiver = cleanup.add(await startReceiver(redis.url, uniquePrefix()), (r) => r.stop())
   conforms = createResponseValidator(
     (await (await fetch(`${receiver.url}/openapi.json`)).json()) as Record<string, unknown>,
   )
-})
-afterAll(async () => {
-  await receiver.stop()
-  await redis.stop()
 })
 
 describe('GET /openapi.json: every answer of the receiver is as documented (OpenAPI 3.1)', () => {
