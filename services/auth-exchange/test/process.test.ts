@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import { startServiceProcess } from '@pf/testkit'
+import { createCleanup, startServiceProcess } from '@pf/testkit'
 import { startKeycloakEmulator } from '@pf/testkit/emulators'
 import { startMarketplaceIssuer } from '@pf/testkit/platform'
 
@@ -10,13 +10,17 @@ beforeAll(() => {
   if (!existsSync(main)) throw new Error('dist/ is missing: run `pnpm build` (pnpm test does)')
 })
 
+// What a test starts is stopped after it, even when the exchange process fails to start after its emulators.
+const cleanup = createCleanup(afterEach)
+
 /** The built exchange against a Keycloak emulator and a marketplace issuer, configured from its environment. */
 async function startRealmExchange() {
   const keycloak = await startKeycloakEmulator({
     clients: [{ clientId: 'pf-exchange', secret: 's3cret' }],
     unmanagedAttributes: true,
   })
-  const issuer = await startMarketplaceIssuer()
+  cleanup.add(keycloak, (k) => k.stop())
+  const issuer = cleanup.add(await startMarketplaceIssuer(), (i) => i.stop())
   const service = await startServiceProcess({
     entry: main,
     env: {
@@ -35,6 +39,7 @@ async function startRealmExchange() {
     },
     readyMessage: 'auth exchange listening',
   })
+  cleanup.add(service, (s) => s.stop('SIGKILL'))
   return { keycloak, issuer, service }
 }
 
@@ -72,9 +77,7 @@ describe('auth-exchange process', () => {
       expect(await service.stop('SIGTERM')).toBe(0)
       expect(JSON.stringify(service.logs)).not.toContain('s3cret')
     } finally {
-      await service.stop('SIGKILL')
-      await keycloak.stop()
-      await issuer.stop()
+      await cleanup.run()
     }
   })
 
@@ -97,9 +100,7 @@ describe('auth-exchange process', () => {
         }
         expect(await service.stop('SIGTERM')).toBe(0)
       } finally {
-        await service.stop('SIGKILL')
-        await keycloak.stop()
-        await issuer.stop()
+        await cleanup.run()
       }
     },
   )

@@ -2,10 +2,12 @@ import { spawnSync } from 'node:child_process'
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { startServiceProcess } from '@pf/testkit'
+import { createCleanup, startServiceProcess } from '@pf/testkit'
 import { startS3Server } from '@pf/testkit/s3'
 
 const main = join(__dirname, '..', 'dist', 'main.js')
+// What a test starts is stopped after it, even when the provider process fails to start after its store.
+const cleanup = createCleanup(afterEach)
 
 beforeAll(() => {
   if (!existsSync(main)) throw new Error('dist/ is missing: run `pnpm build` (pnpm test does)')
@@ -24,7 +26,7 @@ describe('provider process', () => {
   })
 
   it('serves the bundled sample by default, and drains and exits 0 on SIGTERM', async () => {
-    const store = await startS3Server({ buckets: ['pf-deliveries'] })
+    const store = cleanup.add(await startS3Server({ buckets: ['pf-deliveries'] }), (s) => s.stop())
     const provider = await startServiceProcess({
       entry: main,
       env: {
@@ -58,7 +60,6 @@ describe('provider process', () => {
       expect(await provider.stop('SIGTERM')).toBe(0)
     } finally {
       await provider.stop('SIGKILL')
-      await store.stop()
     }
   })
 
