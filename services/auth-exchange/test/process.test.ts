@@ -40,7 +40,7 @@ async function startRealmExchange() {
     readyMessage: 'auth exchange listening',
   })
   cleanup.add(service, (s) => s.stop('SIGKILL'))
-  return { keycloak, issuer, service }
+  return { issuer, service }
 }
 
 describe('auth-exchange process', () => {
@@ -64,7 +64,7 @@ describe('auth-exchange process', () => {
   })
 
   it('exchanges a token from its environment settings, and drains and exits 0 on SIGTERM', async () => {
-    const { keycloak, issuer, service } = await startRealmExchange()
+    const { issuer, service } = await startRealmExchange()
     try {
       const { url } = service.readyLine as { url: string }
       expect((await fetch(`${url}/ready`)).status).toBe(200)
@@ -84,7 +84,7 @@ describe('auth-exchange process', () => {
   it.each(['full and unread', 'closed by its reader'])(
     'exits 0 on SIGTERM with its log pipe %s (guide: whatever state its stdout is in)',
     async (state) => {
-      const { keycloak, issuer, service } = await startRealmExchange()
+      const { issuer, service } = await startRealmExchange()
       try {
         if (state === 'full and unread') service.child.stdout!.pause()
         else service.child.stdout!.destroy()
