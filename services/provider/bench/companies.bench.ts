@@ -1,6 +1,7 @@
 import type { Company } from '../src/datasets/records'
-import { CompaniesIndex, type CompaniesQuery } from '../src/search/companies-index'
-import { countryName } from '../src/search/normalize-country'
+import { CompaniesIndex } from '../src/companies/companies-index'
+import type { CompaniesQuery } from '../src/companies/company-store'
+import { countryName } from '../src/datasets/normalize-country'
 import { generateCompanies, seededRandom } from '../scripts/sample-generator'
 import { percentile, round, time } from './stats'
 

@@ -7,7 +7,7 @@ import type { ProviderMetrics } from './metrics'
 import { providerOpenApi } from './openapi-document'
 import { createSearchRouter } from './routes/create-search-router'
 import { requireApiKey } from './routes/require-api-key'
-import type { SearchEngine } from './search/search-engine'
+import type { SearchEngine } from './search-engine'
 
 export interface ProviderAppDeps {
   config: {

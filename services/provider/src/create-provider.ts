@@ -10,7 +10,7 @@ import { createApp } from './create-app'
 import { loadDatasets } from './datasets/load-datasets'
 import { createProviderMetrics } from './metrics'
 import type { ListInfo, RefreshOutcome, SanctionsLists } from './lists/sanctions-lists'
-import { SearchEngine } from './search/search-engine'
+import { SearchEngine } from './search-engine'
 
 export interface Provider {
   app: Express

@@ -1,5 +1,5 @@
 import { loadDatasets } from '../src/datasets/load-datasets'
-import { CompaniesIndex } from '../src/search/companies-index'
+import { CompaniesIndex } from '../src/companies/companies-index'
 import { referenceData } from './support-data'
 
 const index = CompaniesIndex.build(loadDatasets(referenceData('companies-cc0')).companies)

@@ -1,5 +1,6 @@
-import { jaro, jaroWinkler } from '../src/search/jaro-winkler'
-import { prepareListedName, prepareQueryName, scoreName } from '../src/search/name-score'
+import { jaro, jaroWinkler } from '../src/matching/jaro-winkler'
+import { scoreName } from '../src/matching/name-score'
+import { prepareListedName, prepareQueryName } from '../src/matching/prepare-name'
 import { loadOfacFixtures } from './support-data'
 
 const fixtures = loadOfacFixtures()

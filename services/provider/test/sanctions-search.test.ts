@@ -1,6 +1,6 @@
 import { loadOfacCsv } from '../src/datasets/load-ofac-csv'
-import { SanctionsIndex, type SanctionsQuery } from '../src/search/sanctions-index'
-import { SanctionsScan } from '../src/search/sanctions-scan'
+import { SanctionsIndex, type SanctionsQuery } from '../src/screening/sanctions-index'
+import { SanctionsScan } from './support-sanctions-scan'
 import { screeningQueries } from '../scripts/screening-queries'
 import { loadOfacFixtures, referenceData } from './support-data'
 

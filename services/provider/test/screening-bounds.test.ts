@@ -1,9 +1,9 @@
-import { jaroWinkler, jaroWinklerAtLeast } from '../src/search/jaro-winkler'
-import { jaroWinklerBound, minJaroWinklerMatches, winklerPrefix } from '../src/search/jaro-winkler-bound'
-import { lcsLengthWith } from '../src/search/lcs-length'
-import { letterProfile, sharedLetters, countLetters } from '../src/search/letter-counts'
-import { selectTop } from '../src/search/rank-hits'
-import { soundex } from '../src/search/soundex'
+import { jaroWinkler, jaroWinklerAtLeast } from '../src/matching/jaro-winkler'
+import { jaroWinklerBound, minJaroWinklerMatches, winklerPrefix } from '../src/matching/jaro-winkler-bound'
+import { lcsLengthWith } from '../src/matching/lcs-length'
+import { letterProfile, sharedLetters, countLetters } from '../src/matching/letter-counts'
+import { selectTop } from '../src/screening/rank-hits'
+import { soundex } from '../src/matching/soundex'
 import { seededRandom } from '../scripts/sample-generator'
 
 // Random non-empty pairs from a small alphabet, so that they share letters, subsequences and prefixes often.

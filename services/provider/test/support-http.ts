@@ -14,7 +14,7 @@ import { loadDatasets } from '../src/datasets/load-datasets'
 import { loadOfacCsv } from '../src/datasets/load-ofac-csv'
 import { createS3Client } from '../src/adapters/create-s3-client'
 import type { SanctionsLists } from '../src/lists/sanctions-lists'
-import { SearchEngine } from '../src/search/search-engine'
+import { SearchEngine } from '../src/search-engine'
 import { referenceData } from './support-data'
 
 export const API_KEY = 'test-api-key'

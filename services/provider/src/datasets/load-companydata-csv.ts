@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { basename } from 'node:path'
 import { parse } from 'csv-parse/sync'
-import { countryName, normalizeCountry } from '../search/normalize-country'
+import { countryName, normalizeCountry } from './normalize-country'
 import type { Company } from './records'
 
 /** True for the `;`-separated company-register export (a header with "Company Name" and "Country"). */

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { basename } from 'node:path'
-import { countryName, normalizeCountry } from '../search/normalize-country'
+import { countryName, normalizeCountry } from './normalize-country'
 import type { Company, SanctionEntry, SanctionEntryType } from './records'
 
 function readLines(path: string): Record<string, unknown>[] {

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { parse } from 'csv-parse/sync'
-import { normalizeCountry } from '../search/normalize-country'
+import { normalizeCountry } from './normalize-country'
 import type { SanctionEntry, SanctionEntryType } from './records'
 
 const DOS_EOF = String.fromCharCode(0x1a)

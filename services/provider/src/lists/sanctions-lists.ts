@@ -1,5 +1,5 @@
 import type { Logger } from '@pf/service-kit'
-import { SanctionsIndex } from '../search/sanctions-index'
+import { SanctionsIndex } from '../screening/sanctions-index'
 import { loadSanctionsSource, type SanctionsList, type SourceOptions } from './load-sanctions-source'
 
 /** What `/api/lists` and `/ready` report of a list, and what each screening answer names. */

@@ -1,7 +1,7 @@
 import { Router } from 'express'
 import { checkQuery, type ParametersOf, type QueryRules } from '../core/check-query'
 import { runQuery, type QueryDeps, type SearchEndpoint, type SearchOutcome } from '../core/run-query'
-import type { SearchEngine } from '../search/search-engine'
+import type { SearchEngine } from '../search-engine'
 
 export interface SearchRouterOptions extends QueryDeps, QueryRules {
   engine: SearchEngine

@@ -1,5 +1,6 @@
 import type { SanctionEntry } from '../datasets/records'
-import type { PreparedName, ScoreExplanation } from './name-score'
+import type { ScoreExplanation } from '../matching/name-score'
+import type { PreparedName } from '../matching/prepare-name'
 
 /** A screening hit: the entry, the score, which of its names matched and how the score came about. */
 export interface SanctionMatch extends SanctionEntry {

@@ -1,6 +1,5 @@
-import { foldText } from './fold-text'
 import { jaroWinkler } from './jaro-winkler'
-import { soundex } from './soundex'
+import type { PreparedName } from './prepare-name'
 
 /** The id of the scoring rule below, named in every hit so a score can be traced to the rule that gave it. */
 export const NAME_SCORE_ALGORITHM = 'pf-ofac-jw/3'
@@ -8,135 +7,9 @@ export const NAME_SCORE_ALGORITHM = 'pf-ofac-jw/3'
 /**
  * What a part's similarity keeps when the two parts do not sound alike (their Soundex codes differ). OFAC says
  * its part score combines Jaro-Winkler with Soundex without saying how; 0.95 is the value that best agrees with
- * OFAC's own scores (shared/data/name-matching: 158 of 164 pairs within 5 points, against 156 without it).
+ * OFAC's own scores (data/reference/name-matching: 158 of 164 pairs within 5 points, against 156 without it).
  */
 export const SOUNDEX_MISMATCH_FACTOR = 0.95
-
-/** A name ready to be scored: its whole folded form, its parts and their Soundex codes. */
-export interface PreparedName {
-  whole: string
-  parts: string[]
-  /** `soundex(parts[i])` for each part. */
-  codes: string[]
-}
-
-const prepared = (whole: string, parts: string[]): PreparedName => ({
-  whole,
-  parts,
-  codes: parts.map(soundex),
-})
-
-const fold = (text: string) => foldText(text).toUpperCase()
-const clean = (part: string) => part.replace(/[^\p{L}\p{N}]/gu, '')
-
-/**
- * Legal forms and linking words: they say nothing about who a party is, and scoring on them would make
- * "ZEBRA TRADING COMPANY LIMITED" a 90 for "ZORRO TRADING COMPANY LIMITED". Screening tools drop them too.
- */
-const NOISE_WORDS = new Set([
-  'AND',
-  'OF',
-  'THE',
-  'FOR',
-  'COMPANY',
-  'CO',
-  'LIMITED',
-  'LTD',
-  'LLC',
-  'LLP',
-  'INC',
-  'CORP',
-  'CORPORATION',
-  'INCORPORATED',
-  'PLC',
-  'JOINT',
-  'STOCK',
-  'LIABILITY',
-  'JSC',
-  'PJSC',
-  'OJSC',
-  'CJSC',
-  'OOO',
-  'ZAO',
-  'OAO',
-  'TOO',
-  'GMBH',
-  'AG',
-  'KG',
-  'SA',
-  'SAS',
-  'SARL',
-  'SRL',
-  'SPA',
-  'BV',
-  'NV',
-  'FZE',
-  'FZCO',
-  'FZC',
-  'PTE',
-  'PVT',
-  'SDN',
-  'BHD',
-])
-
-/**
- * The whole-name form of a name's words: without the legal forms and linking words it starts with (keeping the
- * last word). A shared leading "LIMITED LIABILITY COMPANY" is a long common prefix that lifted "LIMITED
- * LIABILITY COMPANY TELECOM INFRASTRUCTURE" to 85 or more against nearly six hundred listed companies; a legal
- * form after the name stays, as OFAC's scores show ("GORGE LIMITED" is 63 for "GEORGE BUSH", 72 without it).
- */
-function wholeOf(words: string[]): string {
-  let first = 0
-  while (first < words.length - 1 && NOISE_WORDS.has(words[first] as string)) first += 1
-  return words.slice(first).join(' ')
-}
-
-/**
- * A screened name (query side). Parts are split on spaces and commas; inside a part, hyphens, apostrophes and
- * dots are dropped ("BASHIR-UD-DIN" → "BASHIRUDDIN", "J.P." → "JP"); parts of one or two letters are ignored
- * when longer ones exist ("KIM JONG UN" is matched as KIM, JONG), as OFAC's scores show, and so are legal
- * forms and linking words (`NOISE_WORDS`). The whole-name comparison keeps every part but leading legal forms.
- */
-export function prepareQueryName(name: string): PreparedName {
-  // Each part once: a repeated word adds nothing to who a name is, and would only multiply the work.
-  const all = [
-    ...new Set(
-      fold(name)
-        .split(/[\s,]+/)
-        .map(clean)
-        .filter(Boolean),
-    ),
-  ]
-  const telling = all.filter((part) => part.length > 2 && !NOISE_WORDS.has(part))
-  const long = all.filter((part) => part.length > 2)
-  return prepared(wholeOf(all), telling.length > 0 ? telling : long.length > 0 ? long : all)
-}
-
-/**
- * A listed name (candidate side). Each part is kept joined and also split at hyphens and apostrophes, so both
- * "BASHIRUDDIN" and "BASHIR UD DIN" find "Bashir-Ud-Din".
- */
-export function prepareListedName(name: string): PreparedName {
-  const parts = new Set<string>()
-  const raw = fold(name).split(/[\s,]+/)
-  for (const token of raw) {
-    const joined = clean(token)
-    if (joined) parts.add(joined)
-    for (const piece of token.split(/[-'’.]+/)) {
-      const cleaned = clean(piece)
-      if (cleaned) parts.add(cleaned)
-    }
-  }
-  const words = raw
-    .flatMap((token) =>
-      token
-        .replace(/[^\p{L}\p{N}]+/gu, ' ')
-        .trim()
-        .split(' '),
-    )
-    .filter(Boolean)
-  return prepared(wholeOf(words), [...parts])
-}
 
 /** How a query part compares with a listed part (0..1), given their indexes: the index passes a cached one. */
 export type PartSimilarity = (queryPart: number, listedPart: number) => number
@@ -173,7 +46,7 @@ export interface ScoreExplanation {
  * - the mean, over the query's parts, of each part's best `partSimilarity` against the listed name's parts
  *   (extra parts of the listed name cost nothing: "PUTIN, Vladimir Vladimirovich" is 100 for "VLADIMIR PUTIN"),
  * - the Jaro-Winkler of the two whole names (`wholeSimilarity`).
- * Checked against 164 scored pairs from OFAC's own tool (shared/data/name-matching): see the README. The one
+ * Checked against 164 scored pairs from OFAC's own tool (data/reference/name-matching): see the README. The one
  * scorer of the provider: the index and the reference scan both call it (the index with cached part
  * similarities, `similarity`).
  */

@@ -1,19 +1,20 @@
-import type { SanctionEntry } from '../datasets/records'
+import { normalizeCountry } from '../src/datasets/normalize-country'
+import type { SanctionEntry } from '../src/datasets/records'
+import { explainScore, scoreName, type ScoreExplanation } from '../src/matching/name-score'
+import { prepareListedName, prepareQueryName, type PreparedName } from '../src/matching/prepare-name'
 import {
-  explainScore,
-  prepareListedName,
-  prepareQueryName,
-  scoreName,
-  type PreparedName,
-  type ScoreExplanation,
-} from './name-score'
-import { normalizeCountry } from './normalize-country'
-import { rankHits, type ListedNames, type NameHit, type SanctionMatch, type Screening } from './rank-hits'
-import type { SanctionsQuery } from './sanctions-index'
+  rankHits,
+  type ListedNames,
+  type NameHit,
+  type SanctionMatch,
+  type Screening,
+} from '../src/screening/rank-hits'
+import type { SanctionsQuery } from '../src/screening/sanctions-index'
 
 /**
  * The reference screening: every name and alias scored with `scoreName`, no pre-filter. What the index must
- * return exactly (tests compare them), and the baseline its speed is measured against (`pnpm bench`).
+ * return exactly (tests compare them), and the baseline its speed is measured against (`pnpm bench`). The
+ * service never runs it: it lives with the tests, built from the same scorer and ranking as the index.
  */
 export class SanctionsScan implements ListedNames {
   private constructor(

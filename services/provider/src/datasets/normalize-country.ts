@@ -1,6 +1,6 @@
 import countries from 'i18n-iso-countries'
 import english from 'i18n-iso-countries/langs/en.json'
-import { foldText } from './fold-text'
+import { foldText } from '../matching/fold-text'
 
 countries.registerLocale(english)
 

@@ -1,20 +1,24 @@
 import { createHash } from 'node:crypto'
 import type { CompaniesParameters, SanctionsParameters } from '@pf/schemas'
 import type { Logger } from '@pf/service-kit'
-import type { Company, Datasets } from '../datasets/records'
-import { SanctionsLists, type ListVersion } from '../lists/sanctions-lists'
-import { CompaniesIndex } from './companies-index'
-import type { SanctionMatch } from './sanctions-index'
+import type { Company, Datasets } from './datasets/records'
+import { SanctionsLists, type ListVersion } from './lists/sanctions-lists'
+import { CompaniesIndex } from './companies/companies-index'
+import type { CompanyStore } from './companies/company-store'
+import type { SanctionMatch } from './screening/sanctions-index'
 
 /** Defaults for the parameters this kit adds to the spec's. */
 export const SEARCH_DEFAULTS = { companiesLimit: 100, sanctionsThreshold: 85, sanctionsLimit: 20 }
 
 const silent = { info() {}, error() {} } as unknown as Logger
 
-/** Both searches: companies over the datasets loaded at start, sanctions over the lists in use. */
+/**
+ * Both searches, as the routes see them: companies in a `CompanyStore` (`companies/`; the datasets loaded at
+ * start, indexed in memory), screening over the sanctions lists in use (`lists/`, indexed by `screening/`).
+ */
 export class SearchEngine {
   private constructor(
-    readonly companies: CompaniesIndex,
+    readonly companies: CompanyStore,
     readonly lists: SanctionsLists,
   ) {}
 

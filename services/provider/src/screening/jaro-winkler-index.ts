@@ -1,42 +1,26 @@
-import { jaroWinklerAtLeast } from './jaro-winkler'
-import { BOUND_SLACK, jaroWinklerBound, minJaroWinklerMatches, winklerPrefix } from './jaro-winkler-bound'
+import { jaroWinklerAtLeast } from '../matching/jaro-winkler'
+import {
+  BOUND_SLACK,
+  jaroWinklerBound,
+  minJaroWinklerMatches,
+  winklerPrefix,
+} from '../matching/jaro-winkler-bound'
+import { lcsLengthWith } from '../matching/lcs-length'
+import {
+  countLetters,
+  LETTER_BINS,
+  letterProfile,
+  sharedLetters,
+  type LetterProfile,
+} from '../matching/letter-counts'
 import { LackCounter, PER_BIN } from './lack-counter'
-import { lcsLengthWith } from './lcs-length'
-import { countLetters, LETTER_BINS, letterProfile, sharedLetters, type LetterProfile } from './letter-counts'
+import { spareByLength, type Spare } from './spare-by-length'
 
 /** Strings of one initial and one second character: positions [start, end) of `byPrefix`, by length. */
 interface PrefixRun {
   second: number
   start: number
   end: number
-}
-
-/**
- * What a string of each length may lack of a query's characters, given the prefix it shares: a string of length
- * b sharing p characters needs m0(a, b, p) of the query's a (`minJaroWinklerMatches`), so it may lack a − m0;
- * −1 where no string of that length can reach the floor. Made non-increasing in length (each entry the most
- * any longer length may lack), which is what `LackCounter.survivors` expects; `shortest` and `longest` bound
- * the lengths that can reach the floor at all.
- */
-interface Spare {
-  spare: Int32Array
-  shortest: number
-  longest: number
-}
-
-function spareByLength(a: number, floor: number, prefix: number, maxLength: number): Spare {
-  const spare = new Int32Array(maxLength + 2).fill(-1)
-  let shortest = 0
-  let longest = -1
-  for (let b = 1; b <= maxLength; b += 1) {
-    const needed = minJaroWinklerMatches(a, b, prefix, floor)
-    if (needed > Math.min(a, b)) continue
-    spare[b] = a - needed
-    if (shortest === 0) shortest = b
-    longest = b
-  }
-  for (let b = maxLength; b >= 1; b -= 1) spare[b] = Math.max(spare[b] as number, spare[b + 1] as number)
-  return { spare, shortest, longest }
 }
 
 /**

@@ -1,6 +1,6 @@
 import { JaroWinklerIndex } from './jaro-winkler-index'
-import { partSimilarity, soundAdjusted } from './name-score'
-import { soundex } from './soundex'
+import { partSimilarity, soundAdjusted } from '../matching/name-score'
+import { soundex } from '../matching/soundex'
 
 /** Answers of `similarParts` kept per vocabulary by default (least recently used first out). */
 export const PART_CACHE_SIZE = 4096

@@ -1,4 +1,4 @@
-import { LETTER_BINS } from './letter-counts'
+import { LETTER_BINS } from '../matching/letter-counts'
 
 /** Occurrences counted per character bin: "holds at least k of bin c" for k = 1..8 is one bit per string. */
 export const PER_BIN = 8

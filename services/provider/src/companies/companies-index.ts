@@ -1,14 +1,8 @@
 import type { Company } from '../datasets/records'
-import { tokenize } from './fold-text'
-import { normalizeCountry } from './normalize-country'
+import { normalizeCountry } from '../datasets/normalize-country'
+import { tokenize } from '../matching/fold-text'
+import type { CompaniesQuery, CompanyStore } from './company-store'
 import { TokenIndex } from './token-index'
-
-export interface CompaniesQuery {
-  name?: string | null
-  country?: string | null
-  industry?: string | null
-  limit: number
-}
 
 interface Filter {
   count: number
@@ -54,11 +48,11 @@ function scanAscending(
 }
 
 /**
- * Companies search: every word of `name` (and of `industry`) must start a word of the company's name (or
- * industry), case- and accent-insensitively; `country` is compared as an ISO code, whatever its spelling.
- * Results come in dataset order. The most selective filter drives; the others are checked per record.
+ * The in-memory `CompanyStore`: every word of `name` (and of `industry`) must start a word of the company's
+ * name (or industry), case- and accent-insensitively; `country` is compared as an ISO code, whatever its
+ * spelling. Results come in dataset order. The most selective filter drives; the others are checked per record.
  */
-export class CompaniesIndex {
+export class CompaniesIndex implements CompanyStore {
   private constructor(
     private readonly records: Company[],
     private readonly names: TokenIndex,

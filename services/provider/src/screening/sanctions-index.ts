@@ -1,17 +1,13 @@
 import type { SanctionEntry } from '../datasets/records'
-import { SearchBudgetError } from '../errors'
-import { BOUND_SLACK } from './jaro-winkler-bound'
-import {
-  combinedScore,
-  explainScore,
-  prepareListedName,
-  prepareQueryName,
-  type PreparedName,
-} from './name-score'
-import { normalizeCountry } from './normalize-country'
+import { normalizeCountry } from '../datasets/normalize-country'
+import { BOUND_SLACK } from '../matching/jaro-winkler-bound'
+import { combinedScore, explainScore } from '../matching/name-score'
+import { prepareListedName, prepareQueryName, type PreparedName } from '../matching/prepare-name'
+import { JaroWinklerIndex } from './jaro-winkler-index'
+import { PartSimilarities } from './part-similarities'
 import { PartVocabulary } from './part-vocabulary'
 import { rankHits, type NameHit, type SanctionMatch, type Screening } from './rank-hits'
-import { JaroWinklerIndex } from './jaro-winkler-index'
+import { createBudget } from './search-budget'
 
 export type { SanctionMatch } from './rank-hits'
 
@@ -25,15 +21,10 @@ export interface SanctionsQuery {
   deadline?: number
 }
 
-/** Part similarities of one query part, by vocabulary id, valid where `stamps` holds the search's number. */
-interface SimilarityCache {
-  values: Float64Array
-  stamps: Int32Array
-}
-
 /**
  * Fuzzy screening over every name and alias of a sanctions list, returning exactly what scoring every name with
- * `scoreName` would (`SanctionsScan`), much faster. A name reaches the floor by one of the score's two terms:
+ * `scoreName` would (the reference full scan, `SanctionsScan` in test/support-sanctions-scan.ts), much faster.
+ * A name reaches the floor by one of the score's two terms:
  * - the parts' mean: then one of its parts reaches the floor against a query part, so the names holding the
  *   vocabulary parts that do (`PartVocabulary.similarParts`) are the candidates; each candidate's mean is
  *   then computed from cached part similarities, and abandoned as soon as its remaining parts cannot lift it;
@@ -42,7 +33,7 @@ interface SimilarityCache {
  */
 export class SanctionsIndex {
   private generation = 0
-  private readonly caches: SimilarityCache[] = []
+  private readonly similarities: PartSimilarities
   private readonly candidateStamps: Int32Array
   private readonly wholeStamps: Int32Array
   private readonly wholeValues: Float64Array
@@ -58,6 +49,7 @@ export class SanctionsIndex {
     private readonly partIds: Int32Array,
     private readonly wholeIndex: JaroWinklerIndex,
   ) {
+    this.similarities = new PartSimilarities(vocabulary)
     this.candidateStamps = new Int32Array(wholes.length)
     this.wholeStamps = new Int32Array(wholes.length)
     this.wholeValues = new Float64Array(wholes.length)
@@ -128,40 +120,9 @@ export class SanctionsIndex {
     const tick = createBudget(deadline)
     // Scores are rounded to whole points: a name at 84.5 already scores 85.
     const floor = (threshold - 0.5) / 100 - BOUND_SLACK
-    const generation = (this.generation = (this.generation + 1) | 0)
-    const caches = query.parts.map((_, i) => this.cache(i))
-    const candidates: number[] = []
-    const add = (name: number) => {
-      if (this.candidateStamps[name] === generation) return
-      this.candidateStamps[name] = generation
-      candidates.push(name)
-    }
-
-    // Threshold 0: every name scores at least that.
-    if (floor <= 0) for (let name = 0; name < this.wholes.length; name += 1) add(name)
-    query.parts.forEach((part, i) => {
-      const cache = caches[i] as SimilarityCache
-      const { ids, similarities } = this.vocabulary.similarParts(part, query.codes[i] as string, floor, tick)
-      for (let k = 0; k < ids.length; k += 1) {
-        const id = ids[k] as number
-        const similarity = similarities[k] as number
-        cache.values[id] = similarity
-        cache.stamps[id] = generation
-        if (similarity >= floor) for (const holder of this.vocabulary.holders(id)) add(holder)
-      }
-    })
-    this.wholeIndex.forEachAtLeast(
-      query.whole,
-      floor,
-      false,
-      (name, similarity) => {
-        this.wholeStamps[name] = generation
-        this.wholeValues[name] = similarity
-        add(name)
-      },
-      tick,
-    )
-
+    this.generation = (this.generation + 1) | 0
+    this.similarities.begin(query)
+    const candidates = this.candidates(query, floor, tick)
     const code = country?.trim() ? normalizeCountry(country) : undefined
     const hits: NameHit[] = []
     for (const candidate of candidates) {
@@ -169,9 +130,13 @@ export class SanctionsIndex {
       const entry = this.nameEntry[candidate] as number
       if (code !== undefined && !(this.entries[entry] as SanctionEntry).countries.includes(code ?? ''))
         continue
-      const parts = this.partsMean(query, candidate, caches, floor, generation)
-      const whole = this.wholeStamps[candidate] === generation ? (this.wholeValues[candidate] as number) : 0
-      const score = combinedScore(parts, whole)
+      const parts = this.similarities.partsMean(
+        this.partIds,
+        this.partOffsets[candidate] as number,
+        this.partOffsets[candidate + 1] as number,
+        floor,
+      )
+      const score = combinedScore(parts, this.wholeSimilarity(candidate) ?? 0)
       if (score >= threshold) hits.push({ name: candidate, entry, score })
     }
     return rankHits(hits, query, limit, {
@@ -183,73 +148,47 @@ export class SanctionsIndex {
         return explainScore(
           prepared,
           this.prepared(name),
-          (i, j) => this.similarity(prepared, i, this.partIds[from + j] as number, caches, generation),
-          this.wholeStamps[name] === generation ? this.wholeValues[name] : undefined,
+          (i, j) => this.similarities.get(i, this.partIds[from + j] as number),
+          this.wholeSimilarity(name),
         )
       },
     })
   }
 
   /**
-   * `scoreName`'s mean of best part similarities for one listed name, summed in the same order from the same
-   * values; −1 as soon as the parts left cannot lift it to `floor`.
+   * The names that may reach `floor`, each once: every name at threshold 0; else the holders of the vocabulary
+   * parts similar enough to a query part, and the names whose whole is (their similarity kept for scoring).
    */
-  private partsMean(
-    query: PreparedName,
-    name: number,
-    caches: SimilarityCache[],
-    floor: number,
-    generation: number,
-  ): number {
-    const n = query.parts.length
-    if (n === 0) return 0
-    const from = this.partOffsets[name] as number
-    const to = this.partOffsets[name + 1] as number
-    let sum = 0
-    for (let i = 0; i < n; i += 1) {
-      let best = 0
-      for (let j = from; j < to && best < 1; j += 1) {
-        const similarity = this.similarity(query, i, this.partIds[j] as number, caches, generation)
-        if (similarity > best) best = similarity
-      }
-      sum += best
-      // Every part left scores at most 1.
-      if (sum + (n - 1 - i) < n * floor) return -1
+  private candidates(query: PreparedName, floor: number, tick: () => void): number[] {
+    const generation = this.generation
+    const candidates: number[] = []
+    const add = (name: number) => {
+      if (this.candidateStamps[name] === generation) return
+      this.candidateStamps[name] = generation
+      candidates.push(name)
     }
-    return sum / n
+    // Threshold 0: every name scores at least that.
+    if (floor <= 0) for (let name = 0; name < this.wholes.length; name += 1) add(name)
+    query.parts.forEach((part, i) => {
+      const { ids, similarities } = this.vocabulary.similarParts(part, query.codes[i] as string, floor, tick)
+      for (let k = 0; k < ids.length; k += 1) {
+        const id = ids[k] as number
+        const similarity = similarities[k] as number
+        this.similarities.set(i, id, similarity)
+        if (similarity >= floor) for (const holder of this.vocabulary.holders(id)) add(holder)
+      }
+    })
+    const visitWhole = (name: number, similarity: number) => {
+      this.wholeStamps[name] = generation
+      this.wholeValues[name] = similarity
+      add(name)
+    }
+    this.wholeIndex.forEachAtLeast(query.whole, floor, false, visitWhole, tick)
+    return candidates
   }
 
-  /** `partSimilarity` of query part `i` and vocabulary part `id`, from this search's cache when it has it. */
-  private similarity(
-    query: PreparedName,
-    i: number,
-    id: number,
-    caches: SimilarityCache[],
-    generation: number,
-  ): number {
-    const part = query.parts[i] as string
-    if (this.vocabulary.initials[id] !== part.charCodeAt(0)) return 0
-    const cache = caches[i] as SimilarityCache
-    if (cache.stamps[id] === generation) return cache.values[id] as number
-    const similarity = this.vocabulary.similarity(part, query.codes[i] as string, id)
-    cache.values[id] = similarity
-    cache.stamps[id] = generation
-    return similarity
-  }
-
-  /** The similarity cache of query part `i`, allocated on first use and reused by every later search. */
-  private cache(i: number): SimilarityCache {
-    const size = this.vocabulary.size
-    return (this.caches[i] ??= { values: new Float64Array(size), stamps: new Int32Array(size) })
-  }
-}
-
-/** Checks the clock every 4096 steps: a search past its deadline stops with `SearchBudgetError`. */
-function createBudget(deadline: number | undefined): () => void {
-  if (deadline === undefined) return () => {}
-  let steps = 0
-  return () => {
-    if ((steps += 1) % 4096 !== 0) return
-    if (Date.now() > deadline) throw new SearchBudgetError('search took longer than its time budget')
+  /** The whole-name similarity of `name` when this search found it reaching the floor, else undefined. */
+  private wholeSimilarity(name: number): number | undefined {
+    return this.wholeStamps[name] === this.generation ? this.wholeValues[name] : undefined
   }
 }
