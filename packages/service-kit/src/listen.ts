@@ -23,7 +23,8 @@ export interface RunningServer {
 
 /**
  * Starts an HTTP or HTTPS server for an app, with bounds on every client: header and request time-outs
- * (checked every second, not Node's default 30 s), a keep-alive time-out and a connection cap. Port 0
+ * (checked every second, not Node's default 30 s; with TLS, the handshake too), a keep-alive time-out and a
+ * connection cap. Port 0
  * picks a free port (tests).
  *
  * @example
@@ -40,8 +41,14 @@ export async function listen(
     keepAliveTimeout: limits.keepAliveTimeoutMs,
     connectionsCheckingInterval: Math.min(1000, limits.headersTimeoutMs),
   }
+  // The header time-out starts once TLS is up: a client that opens TCP and never sends its ClientHello
+  // would hold a connection for Node's default 120 s, and a few of them the whole connection cap.
+  const handshakeTimeout = limits.headersTimeoutMs
   const server: Server = tls
-    ? createHttpsServer({ ...options, cert: tls.cert, key: tls.key, minVersion: 'TLSv1.2' }, handler)
+    ? createHttpsServer(
+        { ...options, handshakeTimeout, cert: tls.cert, key: tls.key, minVersion: 'TLSv1.2' },
+        handler,
+      )
     : createHttpServer(options, handler)
   server.maxConnections = limits.maxConnections
   await new Promise<void>((resolve, reject) => {

@@ -31,41 +31,40 @@ export interface OpenApiInput {
 
 const json = (schema: Schema, contentType = 'application/json') => ({ [contentType]: { schema } })
 
+/** `{status}` and nothing else: what `/health` and `/ready` may say to anyone who reaches them. */
+const statusOnly = (status: string): Schema => ({
+  type: 'object',
+  properties: { status: { const: status } },
+  required: ['status'],
+  additionalProperties: false,
+})
+
 /** The ops endpoints every service has (service contract, "HTTP surfaces"). */
 export const OPS_PATHS: OpenApiInput['paths'] = {
   '/health': {
     get: {
       summary: 'Liveness (no dependencies)',
+      description: 'The status only: nothing about what the service holds or where.',
       responses: {
-        '200': {
-          description: 'alive',
-          schema: { type: 'object', properties: { status: { const: 'ok' } }, required: ['status'] },
-        },
+        '200': { description: 'alive', schema: statusOnly('ok') },
       },
     },
   },
   '/ready': {
     get: {
       summary: 'Readiness: its dependencies answer',
+      description:
+        'The status only. The dependencies are checked at most once per READY_CACHE_MS (default 2000 ms), however often this is called; the reason of a failure is logged, not answered.',
       responses: {
-        '200': {
-          description: 'ready',
-          schema: { type: 'object', properties: { status: { const: 'ready' } }, required: ['status'] },
-        },
-        '503': {
-          description: 'not ready',
-          schema: {
-            type: 'object',
-            properties: { status: { const: 'not ready' }, error: { type: 'string' } },
-            required: ['status', 'error'],
-          },
-        },
+        '200': { description: 'ready', schema: statusOnly('ready') },
+        '503': { description: 'not ready', schema: statusOnly('not ready') },
       },
     },
   },
   '/metrics': {
     get: {
       summary: 'Prometheus metrics',
+      description: 'Served here only while METRICS_PORT is unset; with it, on that port alone.',
       responses: {
         '200': {
           description: 'text exposition format',

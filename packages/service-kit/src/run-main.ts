@@ -12,7 +12,8 @@ export function runMain(name: string, start: () => Promise<void>): void {
   start().catch((error: unknown) => {
     const message =
       error instanceof ConfigError ? error.message : `failed to start: ${(error as Error)?.message ?? error}`
-    process.stderr.write(`${name}: ${message}\n`)
+    // One line, whatever the cause's message holds (a parser's error may span several).
+    process.stderr.write(`${name}: ${message.replace(/\s*\n\s*/g, ' ')}\n`)
     process.exit(1)
   })
 }

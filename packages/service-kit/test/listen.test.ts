@@ -1,5 +1,7 @@
 import { once } from 'node:events'
+import { get } from 'node:https'
 import { connect, type Socket } from 'node:net'
+import selfsigned from 'selfsigned'
 import { createEnvReader, listen, readServerLimits, type RunningServer } from '../src'
 
 let running: RunningServer | undefined
@@ -49,6 +51,40 @@ describe('listen: every client is bounded (guide: one request never stalls the p
     held[0]!.socket.write('GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n')
     expect(await held[0]!.closed).toMatch(/^HTTP\/1\.1 200 [\s\S]*ok$/)
     held[1]!.socket.destroy()
+  })
+})
+
+/** One HTTPS GET with a fresh connection: the status and body, or the error that ended it. */
+function httpsGet(url: string): Promise<string> {
+  return new Promise((resolve) => {
+    get(url, { rejectUnauthorized: false, agent: false }, (res) => {
+      let body = ''
+      res.on('data', (chunk: Buffer) => (body += chunk.toString()))
+      res.on('end', () => resolve(`${res.statusCode} ${body}`))
+    }).once('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? error.message))
+  })
+}
+
+describe('listen with TLS: a client that never starts its handshake is bounded too', () => {
+  it('closes TCP connections that never send a ClientHello after the header time-out, and then serves new clients', async () => {
+    const pems = await selfsigned.generate([{ name: 'commonName', value: 'localhost' }], {
+      notAfterDate: new Date(Date.now() + 24 * 3600 * 1000),
+    })
+    // Small time-outs and cap so the test needs only a few sockets; the service defaults are 10 s and 1024.
+    running = await listen((_req, res) => res.end('ok'), {
+      port: 0,
+      host: '127.0.0.1',
+      tls: { cert: pems.cert, key: pems.private },
+      limits: { maxConnections: 2, headersTimeoutMs: 300, requestTimeoutMs: 300 },
+    })
+    const silent = [rawClient(running.port), rawClient(running.port)]
+    await Promise.all(silent.map(({ socket }) => once(socket, 'connect')))
+    // While they hold the cap, a new client is turned away...
+    expect(await httpsGet(`${running.url}/`)).toMatch(/^(ECONNRESET|EPIPE)$|socket hang up/)
+    // ...until the server closes them (Node's own handshake time-out is 120 s: they held the cap that long),
+    expect(await Promise.all(silent.map(({ closed }) => closed))).toEqual(['', ''])
+    // ...and then it serves again.
+    expect(await httpsGet(`${running.url}/`)).toBe('200 ok')
   })
 })
 
