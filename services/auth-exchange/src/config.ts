@@ -2,8 +2,10 @@ import { DEFAULT_CONNECTION, type AccountAdoption } from '@pf/idp-clients'
 import {
   checkProductionSecrets,
   createEnvReader,
+  readOpsSettings,
   readServerLimits,
   type Env,
+  type OpsSettings,
   type ServerLimits,
 } from '@pf/service-kit'
 
@@ -55,14 +57,17 @@ export interface ExchangeConfig {
   warmCache: { ttlSeconds: number; maxEntries: number }
   /** HTTP time-outs, connection cap and drain time (`HTTP_*`, `SHUTDOWN_DRAIN_MS`). */
   server: ServerLimits
+  /** `READY_CACHE_MS`, `METRICS_PORT`. */
+  ops: OpsSettings
 }
 
 /** The exchange's settings, read once at start; throws a `ConfigError` naming every bad one. */
 export function loadExchangeConfig(source: Env): ExchangeConfig {
   const env = createEnvReader(source)
   const style = env.oneOf('IDP_STYLE', ['realm', 'tenant'] as const)
+  const port = env.int('PORT', { default: 3003, min: 0, max: 65535 })
   const base = {
-    port: env.int('PORT', { default: 3003, min: 0, max: 65535 }),
+    port,
     logLevel: env.string('LOG_LEVEL', 'info'),
     applicationId: env.required('PF_APPLICATION_ID', 'the marketplace application id tokens must carry'),
     marketplace: {
@@ -80,6 +85,7 @@ export function loadExchangeConfig(source: Env): ExchangeConfig {
       maxEntries: env.int('WARM_CACHE_MAX_ENTRIES', { default: 10_000, min: 0 }),
     },
     server: readServerLimits(env),
+    ops: readOpsSettings(env, { port }),
   }
   let config: ExchangeConfig
   if (style === 'realm') {

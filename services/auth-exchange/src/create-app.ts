@@ -1,6 +1,12 @@
 import express, { type Express } from 'express'
 import type { Registry } from 'prom-client'
-import { createErrorHandler, createOpsRouter, openApiRoute, type Logger } from '@pf/service-kit'
+import {
+  createErrorHandler,
+  createOpsRouter,
+  openApiRoute,
+  type Logger,
+  type OpsSettings,
+} from '@pf/service-kit'
 import type { Exchanger } from './core/create-exchanger'
 import type { IdentityProvider } from './core/identity-provider'
 import type { MarketplaceVerifier } from './adapters/marketplace-jwt'
@@ -18,6 +24,8 @@ export interface ExchangeDeps {
   metrics: ExchangeMetrics
   /** Resolves when the marketplace JWKS and the identity provider answer. */
   ready: () => Promise<void>
+  /** `READY_CACHE_MS`, `METRICS_PORT`. */
+  ops?: OpsSettings
 }
 
 /**
@@ -32,10 +40,11 @@ export function createApp({
   registry,
   metrics,
   ready,
+  ops,
 }: ExchangeDeps): Express {
   const app = express()
   app.disable('x-powered-by')
-  app.use(createOpsRouter({ registry, ready, logger }))
+  app.use(createOpsRouter({ registry, ready, logger, ops }))
   app.get('/openapi.json', openApiRoute(exchangeOpenApi))
   app.use(createAuthRouter({ verifyMarketplaceToken, exchange, idp, logger, metrics }))
   app.use(

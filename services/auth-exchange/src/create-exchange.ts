@@ -13,6 +13,8 @@ import { createExchangeMetrics } from './metrics'
 
 export interface Exchange {
   app: Express
+  /** What `/metrics` shows (on `METRICS_PORT` when set). */
+  registry: Registry
   /** Resolves when the marketplace JWKS and the identity provider answer. */
   ready(): Promise<void>
   /**
@@ -36,6 +38,7 @@ export function createExchange(
       : createTenantProvider(config.idp.tenant, options)
   const ready = async () => {
     const jwks = await fetch(config.marketplace.jwksUrl, { signal: AbortSignal.timeout(2000) })
+    await jwks.body?.cancel()
     if (!jwks.ok) throw new Error(`marketplace JWKS answered ${jwks.status}`)
     await idp.ping()
   }
@@ -54,6 +57,7 @@ export function createExchange(
     registry,
     metrics: createExchangeMetrics(registry),
     ready,
+    ops: config.ops,
   })
   const start = async () => {
     try {
@@ -69,5 +73,5 @@ export function createExchange(
       throw error
     }
   }
-  return { app, ready, start, close: async () => {} }
+  return { app, registry, ready, start, close: async () => {} }
 }

@@ -43,3 +43,23 @@ describe('GET /openapi.json: every answer of the exchange is as documented (Open
     expect(conforms('post', '/auth/exchange', 503, down.body)).toEqual([])
   })
 })
+
+describe('GET /openapi.json: the ops endpoints answer as documented ({status} only)', () => {
+  it('/health 200, /ready 200 and 503', async () => {
+    world.keycloak!.clearFaults() // the hangs injected above, if any are left
+    for (const path of ['/health', '/ready']) {
+      const res = await fetch(`${exchange.url}${path}`)
+      expect(res.status).toBe(200)
+      expect(conforms('get', path, 200, await res.json())).toEqual([])
+    }
+    // `hangingOut` has not checked its readiness yet: nothing cached.
+    world.issuer.setJwksAvailable(false)
+    try {
+      const res = await fetch(`${hangingOut.url}/ready`)
+      expect(res.status).toBe(503)
+      expect(conforms('get', '/ready', 503, await res.json())).toEqual([])
+    } finally {
+      world.issuer.setJwksAvailable(true)
+    }
+  })
+})

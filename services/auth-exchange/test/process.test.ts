@@ -14,7 +14,7 @@ beforeAll(() => {
 const cleanup = createCleanup(afterEach)
 
 /** The built exchange against a Keycloak emulator and a marketplace issuer, configured from its environment. */
-async function startRealmExchange() {
+async function startRealmExchange(env: Record<string, string> = {}) {
   const keycloak = await startKeycloakEmulator({
     clients: [{ clientId: 'pf-exchange', secret: 's3cret' }],
     unmanagedAttributes: true,
@@ -36,11 +36,12 @@ async function startRealmExchange() {
       REALM_CLIENT_SECRET: 's3cret',
       REALM_ADMIN_USER: 'admin',
       REALM_ADMIN_PASSWORD: 'admin',
+      ...env,
     },
     readyMessage: 'auth exchange listening',
   })
   cleanup.add(service, (s) => s.stop('SIGKILL'))
-  return { issuer, service }
+  return { keycloak, issuer, service }
 }
 
 describe('auth-exchange process', () => {
@@ -76,6 +77,41 @@ describe('auth-exchange process', () => {
       expect(res.status).toBe(200)
       expect(await service.stop('SIGTERM')).toBe(0)
       expect(JSON.stringify(service.logs)).not.toContain('s3cret')
+    } finally {
+      await cleanup.run()
+    }
+  })
+
+  it('says only its status at /health and /ready, and serves /metrics on METRICS_PORT alone', async () => {
+    const { service } = await startRealmExchange({ METRICS_PORT: '0' })
+    try {
+      const { url, metricsUrl } = service.readyLine as { url: string; metricsUrl: string }
+      expect(await (await fetch(`${url}/health`)).text()).toBe('{"status":"ok"}')
+      expect(await (await fetch(`${url}/ready`)).text()).toBe('{"status":"ready"}')
+      expect((await fetch(`${url}/metrics`)).status).toBe(404)
+      const metrics = await fetch(`${metricsUrl}/metrics`)
+      expect(metrics.status).toBe(200)
+      expect(await metrics.text()).toMatch(/^pf_exchange_process_cpu_user_seconds_total /m)
+      expect((await fetch(`${metricsUrl}/auth/exchange`, { method: 'POST' })).status).toBe(404)
+    } finally {
+      await cleanup.run()
+    }
+  })
+
+  it('fetches the JWKS and pings the realm once for 40 strangers calling /ready at once and 20 more after them (READY_CACHE_MS)', async () => {
+    const { keycloak, issuer, service } = await startRealmExchange({ READY_CACHE_MS: '600000' })
+    const realmPings = () =>
+      keycloak.requests.filter((call) => call.path.endsWith('/.well-known/openid-configuration')).length
+    try {
+      const { url } = service.readyLine as { url: string }
+      const before = { jwks: issuer.jwksRequests(), realm: realmPings() }
+      const burst = await Promise.all(Array.from({ length: 40 }, () => fetch(`${url}/ready`)))
+      for (let i = 0; i < 20; i += 1) expect((await fetch(`${url}/ready`)).status).toBe(200)
+      expect(burst.map((res) => res.status)).toEqual(Array.from({ length: 40 }, () => 200))
+      expect({ jwks: issuer.jwksRequests() - before.jwks, realm: realmPings() - before.realm }).toEqual({
+        jwks: 1,
+        realm: 1,
+      })
     } finally {
       await cleanup.run()
     }

@@ -2,6 +2,7 @@ import { Writable } from 'node:stream'
 import {
   createLogger,
   createMetricsRegistry,
+  DEFAULT_OPS_SETTINGS,
   DEFAULT_SERVER_LIMITS,
   listen,
   type RunningServer,
@@ -119,6 +120,7 @@ export function configFor(world: World, timeoutMs = 30_000): ExchangeConfig {
     deadlineMs: 60_000,
     warmCache: { ttlSeconds: 60, maxEntries: 1000 },
     server: DEFAULT_SERVER_LIMITS,
+    ops: DEFAULT_OPS_SETTINGS,
   }
   if (world.auth0) {
     const { domain, url, namespace } = world.auth0

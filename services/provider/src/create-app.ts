@@ -1,6 +1,12 @@
 import express, { type Express } from 'express'
 import type { Registry } from 'prom-client'
-import { createErrorHandler, createOpsRouter, openApiRoute, type Logger } from '@pf/service-kit'
+import {
+  createErrorHandler,
+  createOpsRouter,
+  openApiRoute,
+  type Logger,
+  type OpsSettings,
+} from '@pf/service-kit'
 import type { QueryPorts } from './core/query-ports'
 import { PROVIDER_HTTP_STATUS } from './http-status'
 import type { ProviderMetrics } from './metrics'
@@ -17,11 +23,12 @@ export interface ProviderAppDeps {
     maxBodyBytes: number
     searchBudgetMs: number
     s3: { defaultBucket: string; allowedBuckets?: readonly string[] }
+    ops?: OpsSettings
   }
   engine: SearchEngine
   ports: QueryPorts
-  /** Resolves when the provider's dependencies (the default bucket) answer, with what `/ready` reports. */
-  ready: () => Promise<void | Record<string, unknown>>
+  /** Resolves when the provider's dependencies (the default bucket) answer. */
+  ready: () => Promise<void>
   logger: Logger
   registry: Registry
   metrics: ProviderMetrics
@@ -42,10 +49,11 @@ export function createApp({
 }: ProviderAppDeps): Express {
   const app = express()
   app.disable('x-powered-by')
-  app.use(createOpsRouter({ registry, ready, logger }))
+  app.use(createOpsRouter({ registry, ready, logger, ops: config.ops }))
   app.get('/openapi.json', openApiRoute(providerOpenApi))
   app.use('/api', requireApiKey(config.apiKeys), express.json({ limit: config.maxBodyBytes }))
-  // What the screening runs on: per list its name, source, records, content hash and load time.
+  // What the screening runs on: per list its name, source, records, content hash and load time. Behind the
+  // API key: /ready and /health say only their status.
   app.get('/api/lists', (_req, res) => {
     const { lastRefresh } = engine.lists
     res.json({

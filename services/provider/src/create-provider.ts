@@ -14,6 +14,8 @@ import { SearchEngine } from './search-engine'
 
 export interface Provider {
   app: Express
+  /** What `/metrics` shows (on `METRICS_PORT` when set). */
+  registry: Registry
   /** Resolves when the default bucket answers. */
   ready(): Promise<void>
   /** Reloads the sanctions lists and swaps the index (see `SanctionsLists.refresh`). */
@@ -46,7 +48,6 @@ export function createProvider(
   const metricsRegistry = registry ?? createMetricsRegistry('pf_provider')
   const ready = async () => {
     await store.send(new HeadBucketCommand({ Bucket: config.s3.defaultBucket }))
-    return { lists: search.lists.current().lists }
   }
   const ports = createQueryPorts({
     s3: store,
@@ -63,6 +64,7 @@ export function createProvider(
       maxBodyBytes: config.maxBodyBytes,
       searchBudgetMs: config.searchBudgetMs,
       s3: { defaultBucket: config.s3.defaultBucket, allowedBuckets: config.allowedBuckets },
+      ops: config.ops,
     },
     engine: search,
     ports,
@@ -73,7 +75,8 @@ export function createProvider(
   })
   return {
     app,
-    ready: async () => void (await ready()),
+    registry: metricsRegistry,
+    ready,
     refreshLists: () => search.lists.refresh(),
     lists: () => search.lists.current().lists,
     close: async () => {

@@ -1,5 +1,10 @@
 import request from 'supertest'
-import { createLogger, createMetricsRegistry, DEFAULT_SERVER_LIMITS } from '@pf/service-kit'
+import {
+  createLogger,
+  createMetricsRegistry,
+  DEFAULT_OPS_SETTINGS,
+  DEFAULT_SERVER_LIMITS,
+} from '@pf/service-kit'
 import { createS3Client } from '../src/adapters/create-s3-client'
 import { SAMPLE_DATA_DIR } from '../src/config'
 import { createProvider } from '../src/create-provider'
@@ -17,6 +22,7 @@ const { app } = createProvider(
     searchBudgetMs: 2000,
     sanctions: {},
     server: DEFAULT_SERVER_LIMITS,
+    ops: DEFAULT_OPS_SETTINGS,
   },
   {
     logger: createLogger({ name: 'test', level: 'silent' }),

@@ -4,8 +4,10 @@ import { CreateBucketCommand } from '@aws-sdk/client-s3'
 import {
   createLogger,
   createMetricsRegistry,
+  DEFAULT_OPS_SETTINGS,
   DEFAULT_SERVER_LIMITS,
   listen,
+  type OpsSettings,
   type RunningServer,
 } from '@pf/service-kit'
 import { startS3Server, type S3ServerHandle } from '@pf/testkit/s3'
@@ -86,6 +88,7 @@ export async function startProvider(
     allowedPorts,
     s3Endpoint = s3Server.endpoint,
     lists,
+    ops = DEFAULT_OPS_SETTINGS,
   }: {
     allowPrivate?: boolean
     timeoutMs?: number
@@ -96,6 +99,8 @@ export async function startProvider(
     s3Endpoint?: string
     /** Sanctions lists to screen against instead of the 2021 SDN engine. */
     lists?: SanctionsLists
+    /** `READY_CACHE_MS`, `METRICS_PORT`. */
+    ops?: OpsSettings
   } = {},
 ): Promise<StartedProvider> {
   const s3 = createS3Client({
@@ -117,6 +122,7 @@ export async function startProvider(
       searchBudgetMs: 2000,
       sanctions: {},
       server: DEFAULT_SERVER_LIMITS,
+      ops,
     },
     {
       engine: lists ? SearchEngine.build({ companies: [], sanctions: [] }, lists) : realDataEngine(),

@@ -2,8 +2,10 @@ import { readFileSync } from 'node:fs'
 import {
   checkProductionSecrets,
   createEnvReader,
+  readOpsSettings,
   readServerLimits,
   type Env,
+  type OpsSettings,
   type ServerLimits,
 } from '@pf/service-kit'
 import { DEFAULT_QUEUE_PREFIX, PLATFORM_RETRY_HORIZON_SECONDS } from './adapters/queue-names'
@@ -32,6 +34,8 @@ export interface ReceiverConfig extends QueueConfig {
   dashboardToken?: string
   /** HTTP time-outs, connection cap and drain time (`HTTP_*`, `SHUTDOWN_DRAIN_MS`). */
   server: ServerLimits
+  /** `READY_CACHE_MS`, `METRICS_PORT`. */
+  ops: OpsSettings
 }
 
 export interface WorkerConfig extends QueueConfig {
@@ -46,6 +50,8 @@ export interface WorkerConfig extends QueueConfig {
   onceTtlMs: number
   /** The ops server's limits; `drainTimeoutMs` also bounds the wait for jobs in progress on SIGTERM. */
   server: ServerLimits
+  /** `READY_CACHE_MS`, `METRICS_PORT`. */
+  ops: OpsSettings
 }
 
 const DAY = 24 * 60 * 60
@@ -157,9 +163,10 @@ export function loadReceiverConfig(source: Env): ReceiverConfig {
   if (secrets.length === 0) env.problem('PF_WEBHOOK_SECRET is required (comma-separated during a rotation)')
   const path = env.string('WEBHOOK_PATH', '/webhooks/pf')
   if (!path.startsWith('/')) env.problem(`WEBHOOK_PATH must start with / (got "${path}")`)
+  const port = env.int('PORT', { default: 3001, min: 0, max: 65535 })
   const config: ReceiverConfig = {
     ...readQueueConfig(env),
-    port: env.int('PORT', { default: 3001, min: 0, max: 65535 }),
+    port,
     logLevel: env.string('LOG_LEVEL', 'info'),
     secrets: secrets as [string, ...string[]],
     path,
@@ -173,6 +180,7 @@ export function loadReceiverConfig(source: Env): ReceiverConfig {
     keepFailed: env.int('WEBHOOK_KEEP_FAILED', { default: 10_000, min: 1 }),
     dashboardToken: env.optional('QUEUE_DASHBOARD_TOKEN'),
     server: readServerLimits(env),
+    ops: readOpsSettings(env, { port }),
   }
   if (config.dashboardToken !== undefined && config.dashboardToken.length < 16) {
     env.problem('QUEUE_DASHBOARD_TOKEN must be at least 16 characters')
@@ -195,9 +203,10 @@ export function loadReceiverConfig(source: Env): ReceiverConfig {
 /** The worker's settings, read once at start. */
 export function loadWorkerConfig(source: Env): WorkerConfig {
   const env = createEnvReader(source)
+  const port = env.int('PORT', { default: 3011, min: 0, max: 65535 })
   const config: WorkerConfig = {
     ...readQueueConfig(env),
-    port: env.int('PORT', { default: 3011, min: 0, max: 65535 }),
+    port,
     logLevel: env.string('LOG_LEVEL', 'info'),
     handlersPath: env.optional('WEBHOOK_HANDLERS'),
     concurrency: env.int('WORKER_CONCURRENCY', { default: 10, min: 1 }),
@@ -207,6 +216,7 @@ export function loadWorkerConfig(source: Env): WorkerConfig {
     stalledIntervalMs: env.int('WORKER_STALLED_INTERVAL_MS', { default: 10_000, min: 500 }),
     onceTtlMs: 0,
     server: readServerLimits(env, { drainTimeoutMs: 30_000 }),
+    ops: readOpsSettings(env, { port }),
   }
   // Renewed three times per lock duration by default: two renewals may be late before the lock is lost.
   config.lockRenewMs = env.int('WORKER_LOCK_RENEW_MS', {

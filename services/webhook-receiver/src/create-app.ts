@@ -2,7 +2,13 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import express, { type Express } from 'express'
 import type { Queue } from 'bullmq'
 import type { Registry } from 'prom-client'
-import { createErrorHandler, createOpsRouter, openApiRoute, type Logger } from '@pf/service-kit'
+import {
+  createErrorHandler,
+  createOpsRouter,
+  openApiRoute,
+  type Logger,
+  type OpsSettings,
+} from '@pf/service-kit'
 import { RECEIVER_HTTP_STATUS } from './http-status'
 import { receiverOpenApi } from './openapi-document'
 import type { EventStore } from './core/event-store'
@@ -13,7 +19,7 @@ import { createWebhookHandler } from './routes/create-webhook-handler'
 export interface ReceiverDeps {
   /** The queue and token of the bull-board dashboard; no dashboard without it. */
   dashboard?: { queue: Queue; token: string }
-  config: { path: string; secrets: readonly [string, ...string[]]; maxBodyBytes: number }
+  config: { path: string; secrets: readonly [string, ...string[]]; maxBodyBytes: number; ops?: OpsSettings }
   store: EventStore
   logger: Logger
   registry: Registry
@@ -41,7 +47,7 @@ export function createApp({ config, store, logger, registry, dashboard }: Receiv
   const metrics = createReceiverMetrics(registry, store)
   // A refused webhook arrives with its error: straight to the error handler.
   app.use((req, _res, next) => next((req as Refused)[REFUSAL]))
-  app.use(createOpsRouter({ registry, ready: () => store.ping(), logger }))
+  app.use(createOpsRouter({ registry, ready: () => store.ping(), logger, ops: config.ops }))
   app.get('/openapi.json', openApiRoute(receiverOpenApi(config.path)))
   if (dashboard) app.use(createQueueDashboard(dashboard.queue, dashboard.token))
   app.use((_req, res) => {

@@ -6,6 +6,8 @@ import { createApp, type ReceiverApp } from './create-app'
 
 export interface Receiver {
   app: ReceiverApp
+  /** What `/metrics` shows (on `METRICS_PORT` when set). */
+  registry: Registry
   /** Resolves when Redis answers. */
   ready(): Promise<void>
   /** Closes the event store (its Redis connection); the HTTP server is the caller's. */
@@ -20,5 +22,5 @@ export function createReceiver(
   const { store, queue } = createBullmqEventStore({ ...config, prefix: config.queuePrefix, logger })
   const dashboard = config.dashboardToken ? { queue, token: config.dashboardToken } : undefined
   const app = createApp({ config, store, logger, registry, dashboard })
-  return { app, ready: () => store.ping(), close: () => store.close() }
+  return { app, registry, ready: () => store.ping(), close: () => store.close() }
 }

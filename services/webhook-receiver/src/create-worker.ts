@@ -1,4 +1,5 @@
 import express, { type Express } from 'express'
+import type { Registry } from 'prom-client'
 import { createMetricsRegistry, createOpsRouter, type Logger } from '@pf/service-kit'
 import type { WebhookHandlers } from '@pf/schemas'
 import { checkEvictionPolicy } from './adapters/check-eviction-policy'
@@ -10,6 +11,8 @@ import { createWorkerMetrics } from './metrics'
 export interface WebhookWorkerService {
   /** The worker's ops endpoints: `/health`, `/ready` (Redis answers), `/metrics`. */
   app: Express
+  /** What `/metrics` shows (on `METRICS_PORT` when set). */
+  registry: Registry
   ready(): Promise<void>
   /** Waits for the jobs in progress, then disconnects from Redis. */
   close(): Promise<void>
@@ -34,9 +37,10 @@ export function createWorker(
   })
   const ready = async () => void (await connection.ping())
   const app = express()
-  app.use(createOpsRouter({ registry, ready, logger }))
+  app.use(createOpsRouter({ registry, ready, logger, ops: config.ops }))
   return {
     app,
+    registry,
     ready,
     async close() {
       await worker.close() // waits for the jobs in progress

@@ -61,3 +61,11 @@ describe('GET /openapi.json: every answer of the receiver is as documented (Open
     )
   })
 })
+
+describe('GET /openapi.json: the ops endpoints answer as documented ({status} only)', () => {
+  it.each(['/health', '/ready'])('%s', async (path) => {
+    const res = await fetch(`${receiver.url}${path}`)
+    expect(res.status).toBe(200)
+    expect(conforms('get', path, 200, await res.json())).toEqual([])
+  })
+})

@@ -1,4 +1,4 @@
-import { createLogger, listen, onShutdownSignal, runMain } from '@pf/service-kit'
+import { createLogger, listen, listenMetrics, onShutdownSignal, runMain } from '@pf/service-kit'
 import { loadWorkerConfig } from '../config'
 import { createWorker } from '../create-worker'
 import { defaultHandlers } from '../worker/default-handlers'
@@ -10,11 +10,15 @@ runMain('webhook-worker', async () => {
   const handlers = config.handlersPath ? await loadHandlers(config.handlersPath) : defaultHandlers
   const worker = createWorker(config, { logger, handlers })
   const server = await listen(worker.app, { port: config.port, limits: config.server })
+  const metrics = await listenMetrics(worker.registry, {
+    port: config.ops.metricsPort,
+    limits: config.server,
+  })
   onShutdownSignal(
     logger,
     async () => {
       await worker.close()
-      await server.close()
+      await Promise.all([server.close(), metrics?.close()])
     },
     { drainTimeoutMs: config.server.drainTimeoutMs },
   )
@@ -24,6 +28,7 @@ runMain('webhook-worker', async () => {
       handlers: config.handlersPath ?? 'built-in (log each event)',
       concurrency: config.concurrency,
       url: server.url,
+      metricsUrl: metrics?.url,
     },
     'webhook worker running',
   )
