@@ -1,9 +1,10 @@
 import { spawnSync } from 'node:child_process'
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs'
+import { cpSync, existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createCleanup, startServiceProcess } from '@pf/testkit'
+import { createCleanup, freePort, startServiceProcess } from '@pf/testkit'
 import { startS3Server } from '@pf/testkit/s3'
+import { SAMPLE_DATA_DIR } from '../src/config'
 
 const main = join(__dirname, '..', 'dist', 'main.js')
 // What a test starts is stopped after it, even when the provider process fails to start after its store.
@@ -25,9 +26,63 @@ describe('provider process', () => {
     )
   })
 
-  it('serves the bundled sample by default, and drains and exits 0 on SIGTERM', async () => {
+  // A list that cannot be read must stop the start: serving without it screens against less than configured.
+  const sampleWith = (name: string, write: (path: string) => void) => {
+    const dir = mkdtempSync(join(tmpdir(), 'pf-data-'))
+    cpSync(SAMPLE_DATA_DIR, dir, { recursive: true })
+    write(join(dir, name))
+    return { PROVIDER_DATA_DIR: dir }
+  }
+  const listFile = (name: string, content: string) => {
+    const file = join(mkdtempSync(join(tmpdir(), 'pf-lists-')), name)
+    writeFileSync(file, content)
+    return { SANCTIONS_SOURCES: file }
+  }
+  it.each([
+    [
+      'a corrupt OFAC file in PROVIDER_DATA_DIR',
+      () => sampleWith('cons_prim.csv', (path) => writeFileSync(path, '1,"UNCLOSED QUOTE,entity\n')),
+      /cons_prim\.csv: Quote Not Closed/,
+    ],
+    [
+      'an unreadable list in PROVIDER_DATA_DIR',
+      () => sampleWith('more-sanctions.jsonl', (path) => mkdirSync(path)),
+      /more-sanctions\.jsonl cannot be read \(EISDIR\)/,
+    ],
+    [
+      'a corrupt list in SANCTIONS_SOURCES',
+      () => listFile('watch-sanctions.jsonl', '{"id": "W1", "name": "ZORRO"}\n{"id": '),
+      /watch-sanctions\.jsonl line 2 is not JSON/,
+    ],
+  ])('exits 1 with one line naming the file when %s at start', (_case, env, message) => {
+    const result = spawnSync(process.execPath, [main], {
+      env: { PATH: process.env.PATH, PORT: '0', ...env() },
+      encoding: 'utf8',
+      timeout: 60_000, // a hang guard: a provider that starts serving never exits by itself
+    })
+    expect(result.stderr).toMatch(/^provider: failed to start: [^\n]+\n$/)
+    expect(result.stderr).toMatch(message)
+    expect(result.status).toBe(1)
+  })
+
+  it('never shows the credentials or query of a list URL, even when the list cannot be fetched', async () => {
+    const url = `http://reader:s3cr3t-pw@127.0.0.1:${await freePort()}/ofac/sdn.csv?token=t0ken-value`
+    const result = spawnSync(process.execPath, [main], {
+      env: { PATH: process.env.PATH, PORT: '0', SANCTIONS_SOURCES: url },
+      encoding: 'utf8',
+      timeout: 60_000,
+    })
+    expect(result.status).toBe(1)
+    expect(result.stderr).toMatch(
+      /^provider: failed to start: http:\/\/127\.0\.0\.1:\d+\/ofac\/sdn\.csv could not be fetched: [^\n]+\n$/,
+    )
+    expect(result.stdout + result.stderr).not.toMatch(/reader|s3cr3t|t0ken/)
+  })
+
+  /** The built provider with the bundled sample and an S3-compatible store of its own. */
+  async function startWithStore(env: Record<string, string>) {
     const store = cleanup.add(await startS3Server({ buckets: ['pf-deliveries'] }), (s) => s.stop())
-    const provider = await startServiceProcess({
+    return startServiceProcess({
       entry: main,
       env: {
         PATH: process.env.PATH,
@@ -35,10 +90,31 @@ describe('provider process', () => {
         S3_ENDPOINT: store.endpoint,
         AWS_ACCESS_KEY_ID: store.credentials.accessKeyId,
         AWS_SECRET_ACCESS_KEY: store.credentials.secretAccessKey,
-        OUTBOUND_ALLOW_PRIVATE: 'true',
+        ...env,
       },
       readyMessage: 'provider listening',
     })
+  }
+
+  it('says only its status at /health and /ready, and serves /metrics on METRICS_PORT alone', async () => {
+    const provider = await startWithStore({ METRICS_PORT: '0' })
+    try {
+      const { url, metricsUrl } = provider.readyLine as { url: string; metricsUrl: string }
+      expect(await (await fetch(`${url}/health`)).json()).toEqual({ status: 'ok' })
+      expect(await (await fetch(`${url}/ready`)).json()).toEqual({ status: 'ready' })
+      expect((await fetch(`${url}/metrics`)).status).toBe(404)
+      const metrics = await fetch(`${metricsUrl}/metrics`)
+      expect(metrics.status).toBe(200)
+      expect(await metrics.text()).toMatch(/^pf_provider_process_cpu_user_seconds_total /m)
+      expect((await fetch(`${metricsUrl}/api/lists`)).status).toBe(404)
+      expect(await provider.stop('SIGTERM')).toBe(0)
+    } finally {
+      await provider.stop('SIGKILL')
+    }
+  })
+
+  it('serves the bundled sample by default, and drains and exits 0 on SIGTERM', async () => {
+    const provider = await startWithStore({ OUTBOUND_ALLOW_PRIVATE: 'true' })
     try {
       const loaded = provider.logs.find((l) => l.msg === 'datasets loaded and indexed') as {
         sources: { file: string }[]
