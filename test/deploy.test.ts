@@ -11,6 +11,7 @@ import { ConfigMap } from 'kubernetes-models/v1/ConfigMap'
 import { Secret } from 'kubernetes-models/v1/Secret'
 import { Service } from 'kubernetes-models/v1/Service'
 import { parse, parseAllDocuments } from 'yaml'
+import { createEnvReader, readOpsSettings } from '@pf/service-kit'
 import { loadExchangeConfig } from '../services/auth-exchange/src/config'
 import { loadProviderConfig } from '../services/provider/src/config'
 import { loadReceiverConfig, loadWorkerConfig } from '../services/webhook-receiver/src/config'
@@ -29,6 +30,8 @@ const SETTINGS: Record<string, string[]> = {
     'HTTP_KEEP_ALIVE_TIMEOUT_MS',
     'HTTP_MAX_CONNECTIONS',
     'SHUTDOWN_DRAIN_MS',
+    'READY_CACHE_MS',
+    'METRICS_PORT',
   ],
   provider: [
     'PF_API_KEY',
@@ -175,6 +178,16 @@ describe('docker-compose.yml', () => {
     }
   })
 
+  it('serves /metrics on a port of its own (METRICS_PORT) that it does not publish', () => {
+    for (const name of ['provider', 'webhook-receiver', 'webhook-worker', 'auth-exchange']) {
+      const service = compose.services[name]!
+      const { PORT, METRICS_PORT } = service.environment as Record<string, string>
+      expect([name, METRICS_PORT !== undefined && METRICS_PORT !== PORT]).toEqual([name, true])
+      const published = ((service.ports ?? []) as string[]).map((mapping) => mapping.split(':').pop())
+      expect([name, published.includes(METRICS_PORT)]).toEqual([name, false])
+    }
+  })
+
   it('has an e2e profile that runs the end-to-end check against the stack', () => {
     expect(compose.services.e2e?.profiles).toEqual(['e2e'])
     expect(compose.services.e2e?.command).toEqual(['pnpm', 'exec', 'tsx', 'scripts/compose-e2e.ts'])
@@ -252,6 +265,44 @@ describe('Kubernetes manifests (deploy/k8s)', () => {
     expect(
       deployments.find((d) => d.metadata.name === 'webhook-worker')?.spec.template.spec.containers[0].command,
     ).toEqual(['node', 'dist/worker.js'])
+  })
+
+  it('serves /metrics on a named port of its own (METRICS_PORT) that the annotations scrape and no Service exposes', () => {
+    const deployments = objects.map((o) => o.object).filter((o) => o.kind === 'Deployment')
+    const services = objects.map((o) => o.object).filter((o) => o.kind === 'Service')
+    for (const deployment of deployments) {
+      const name = deployment.metadata.name as string
+      const [container] = deployment.spec.template.spec.containers
+      const configName = container.envFrom.find((from: any) => from.configMapRef).configMapRef.name
+      const data = objects.find(
+        (o) => o.object.kind === 'ConfigMap' && o.object.metadata.name === configName,
+      )!.object.data as Record<string, string>
+      const env = createEnvReader(data)
+      const { metricsPort } = readOpsSettings(env, { port: Number(data.PORT) })
+      env.done()
+      const ports = container.ports as { name: string; containerPort: number }[]
+      expect([name, ports.find((p) => p.name === 'metrics')?.containerPort]).toEqual([name, metricsPort])
+      expect([name, ports.find((p) => p.name === 'http')?.containerPort]).toEqual([name, Number(data.PORT)])
+      const annotations = deployment.spec.template.metadata.annotations
+      expect([name, annotations['prometheus.io/port'], annotations['prometheus.io/path']]).toEqual([
+        name,
+        String(metricsPort),
+        '/metrics',
+      ])
+      // Probes stay on the main port: /health and /ready are not on the metrics port.
+      expect([name, container.livenessProbe.httpGet.port, container.readinessProbe.httpGet.port]).toEqual([
+        name,
+        'http',
+        'http',
+      ])
+      const exposed = services
+        .filter((service) => service.spec.selector['app.kubernetes.io/name'] === name)
+        .flatMap((service) => service.spec.ports.flatMap((port: any) => [port.port, port.targetPort]))
+      expect([name, exposed.some((port) => port === 'metrics' || port === metricsPort)]).toEqual([
+        name,
+        false,
+      ])
+    }
   })
 
   it('ships no Secret in the base: the production overlay makes each one from an uncommitted env file', () => {
