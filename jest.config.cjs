@@ -7,6 +7,7 @@ module.exports = {
   projects: ['<rootDir>/packages/*', '<rootDir>/services/*', '<rootDir>/test'],
   // Service skeletons have no tests until their issue lands.
   passWithNoTests: true,
-  // Integration tests start servers and processes; each still bounds its own waits well below this.
-  testTimeout: 30_000,
+  // A hang guard, not a budget (guide: count, don't time): generous enough for a busy 2-core machine; each
+  // test still bounds its own waits well below it. The same in jest.preset.cjs, for one package run alone.
+  testTimeout: require('./jest.preset.cjs').TEST_TIMEOUT_MS,
 }

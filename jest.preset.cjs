@@ -3,6 +3,9 @@
 const path = require('node:path')
 
 const root = __dirname
+// A hang guard, not a budget (guide: count, don't time). Jest reads it from the top-level config: the root
+// one for `pnpm test`, a package's own when it runs alone.
+const TEST_TIMEOUT_MS = 120_000
 const libraries = ['signing', 'schemas', 'idp-clients', 'testkit', 'service-kit']
 
 /** @param {string} dir the package or service folder */
@@ -11,6 +14,7 @@ module.exports = function preset(dir) {
     displayName: require(path.join(dir, 'package.json')).name,
     rootDir: dir,
     testEnvironment: 'node',
+    testTimeout: TEST_TIMEOUT_MS,
     testMatch: ['<rootDir>/test/**/*.test.ts', '<rootDir>/*.test.ts'],
     transform: {
       '^.+\\.ts$': [
@@ -27,3 +31,4 @@ module.exports = function preset(dir) {
     ),
   }
 }
+module.exports.TEST_TIMEOUT_MS = TEST_TIMEOUT_MS
