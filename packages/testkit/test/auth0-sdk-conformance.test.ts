@@ -140,4 +140,56 @@ describe.each(targets)("Auth0's own SDK against %s", (_name, start) => {
     expect(refreshed.data.access_token).toEqual(expect.any(String))
     await auth.oauth.revokeRefreshToken({ token: data.refresh_token ?? '' })
   })
+
+  it('lists what adoption reads: authentication methods (a password at most), organizations, roles, permissions', async () => {
+    const methods = await management.users.authenticationMethods.list(userId)
+    expect(methods.data.map((m) => m.type).filter((type) => type !== 'password')).toEqual([])
+    expect((await management.users.organizations.list(userId)).data).toEqual([])
+    expect((await management.users.roles.list(userId)).data).toEqual([])
+    expect((await management.users.permissions.list(userId)).data).toEqual([])
+  })
+
+  // Refresh tokens survive a new password; they end per user (Enterprise plans) or one by one (every plan).
+  const refreshWith = (token: string) =>
+    auth.oauth.refreshTokenGrant({ refresh_token: token }).then(
+      () => 'refreshed',
+      (error: { statusCode?: number }) => error.statusCode,
+    )
+  const signIn = async () =>
+    (
+      await auth.oauth.passwordGrant({
+        username: email,
+        password: 'Sdk-password-3!',
+        realm: target.connection,
+        scope: 'offline_access',
+      })
+    ).data.refresh_token ?? ''
+
+  it('keeps refresh tokens across a new password; revokes them through device-credentials', async () => {
+    await management.users.update(userId, { password: 'Sdk-password-3!', connection: target.connection })
+    const token = await signIn()
+    await management.users.update(userId, { password: 'Sdk-password-3!', connection: target.connection })
+    expect(await refreshWith(token)).toBe('refreshed')
+    const credentials = await management.deviceCredentials.list({ user_id: userId, type: 'refresh_token' })
+    expect(credentials.data.length).toBeGreaterThan(0)
+    for (const credential of credentials.data) await management.deviceCredentials.delete(credential.id ?? '')
+    expect(await refreshWith(token)).toBe(403)
+  })
+
+  it('deletes every session and refresh token of a user where the plan has the endpoints', async () => {
+    const token = await signIn()
+    const outcome = (call: Promise<unknown>) =>
+      call.then(
+        () => 'deleted',
+        (error: unknown) => (error as { statusCode?: number }).statusCode,
+      )
+    const ended = await Promise.all([
+      outcome(management.users.sessions.delete(userId)),
+      outcome(management.users.refreshToken.delete(userId)),
+    ])
+    if (ended.includes(403)) return // a tenant without the Enterprise plan's endpoints
+    expect(ended).toEqual(['deleted', 'deleted'])
+    expect((await management.users.sessions.list(userId)).data).toEqual([])
+    expect(await refreshWith(token)).toBe(403)
+  })
 })

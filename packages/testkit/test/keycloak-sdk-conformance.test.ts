@@ -24,6 +24,16 @@ interface Seen {
   duplicate: string | number
   serverVersion: string | null
   serviceAccountSees: string[]
+  effectiveRealm: string[]
+  effectiveAccount: string[]
+  defaultComposites: string[]
+  credentialTypes: string[]
+  identityProviderLinks: unknown[]
+  groupCount: number
+  groups: string[]
+  refreshAfterReset: number
+  refreshAfterLogout: number
+  organizations?: number | string
 }
 
 async function drive(target: {
@@ -129,6 +139,36 @@ describe.each(targets)("Keycloak's own admin client against %s", (_name, start) 
 
   it('stores usernames lower-cased: the upper-case twin is a 409', () => {
     expect(seen.duplicate).toBe(409)
+  })
+
+  it('expands composites in effective role mappings: the default roles reach offline_access, uma_authorization and account roles', () => {
+    expect(seen.effectiveRealm).toEqual(
+      expect.arrayContaining(['default-roles-pf', 'offline_access', 'uma_authorization', 'pf-user']),
+    )
+    expect(seen.effectiveAccount).toEqual(
+      expect.arrayContaining(['manage-account', 'manage-account-links', 'view-profile']),
+    )
+    expect(seen.defaultComposites).toEqual(
+      expect.arrayContaining(['manage-account', 'offline_access', 'uma_authorization', 'view-profile']),
+    )
+    expect(seen.defaultComposites).not.toContain('manage-account-links') // a child of manage-account, not direct
+  })
+
+  it('lists credentials (a password only), identity-provider links (none) and groups (counted)', () => {
+    expect(seen.credentialTypes).toEqual(['password'])
+    expect(seen.identityProviderLinks).toEqual([])
+    expect(seen.groupCount).toBe(1)
+    expect(seen.groups).toEqual([expect.stringMatching(/^sdk-/)])
+  })
+
+  it('keeps sessions alive across a new password; the admin logout ends them', () => {
+    expect(seen.refreshAfterReset).toBe(200)
+    expect(seen.refreshAfterLogout).toBe(400)
+  })
+
+  it('answers organizations on 26 only when the realm turned them on (404 otherwise)', () => {
+    if (Number.parseInt(seen.serverVersion ?? '0', 10) >= 26) expect(seen.organizations).toBe(404)
+    else expect(seen.organizations).toBeUndefined()
   })
 
   it("tells master-realm admins its version, and lets the client's service account manage its realm's users", () => {

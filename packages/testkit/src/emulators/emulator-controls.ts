@@ -16,6 +16,11 @@ export interface Fault {
   headers?: Record<string, string>
   /** Never answer (until the emulator stops). */
   hang?: boolean
+  /**
+   * Serve the request first, then answer with the fault (or hang) instead of the real answer: the server acted
+   * but the client never learns it, as when a gateway times out or a connection drops after the write.
+   */
+  after?: boolean
   /** How many matching requests get it (default 1). */
   times?: number
   /** Which requests it applies to (default all). */
@@ -53,16 +58,28 @@ export function installControls(
     }
     requests.push(call)
     const fault = faults.find((f) => f.left > 0 && (!f.match || f.match(call)))
-    const proceed = () => {
-      if (!fault) return next()
-      fault.left -= 1
-      if (fault.hang) {
+    const serveFault = (active: Fault) => {
+      if (active.hang) {
         hung.push(res)
         return
       }
-      res.status(fault.status ?? 500).set(fault.headers ?? {})
-      if (fault.body === undefined) res.end()
-      else res.json(fault.body)
+      res.status(active.status ?? 500).set(active.headers ?? {})
+      if (active.body === undefined) res.end()
+      else res.json(active.body)
+    }
+    const proceed = () => {
+      if (!fault) return next()
+      fault.left -= 1
+      if (!fault.after) return serveFault(fault)
+      // Let the route act, then throw its answer away: Express ends every answer through res.end.
+      const end = res.end.bind(res)
+      res.end = ((..._ignored: unknown[]) => {
+        res.end = end
+        for (const name of res.getHeaderNames()) res.removeHeader(name)
+        serveFault(fault)
+        return res
+      }) as Response['end']
+      next()
     }
     if (latency > 0) setTimeout(proceed, latency)
     else proceed()

@@ -1,7 +1,11 @@
 export { startKeycloakEmulator } from './start-keycloak-emulator'
 export type {
+  EmulatedCredential,
+  EmulatedGroup,
   EmulatedKeycloakClient,
   EmulatedKeycloakUser,
+  RoleRef,
+  RoleSpec,
   KeycloakEmulator,
   KeycloakEmulatorOptions,
   UserProfileMode,

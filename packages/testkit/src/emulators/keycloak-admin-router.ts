@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto'
 import express, { type Request, type Response, type Router } from 'express'
 import { validateAdminWrite, type ProfileError } from './keycloak-user-profile'
 import type { EmulatedKeycloakUser, KeycloakRealmState } from './keycloak-realm-state'
@@ -42,9 +41,10 @@ export function createKeycloakAdminRouter(state: KeycloakRealmState): Router {
     createdTimestamp: user.createdTimestamp,
     totp: false,
     ...(!brief && Object.keys(user.attributes).length > 0 ? { attributes: user.attributes } : {}),
+    ...(user.federationLink ? { federationLink: user.federationLink } : {}),
     disableableCredentialTypes: [],
     requiredActions: user.requiredActions,
-    notBefore: 0,
+    notBefore: user.notBefore,
   })
   const userOf = (req: Request) => users.get(String(req.params.id))
 
@@ -106,7 +106,7 @@ export function createKeycloakAdminRouter(state: KeycloakRealmState): Router {
       requiredActions: [...new Set(requiredActions)],
       password: credential?.value,
       // A new user gets the realm's default roles (default-roles-<realm>).
-      realmRoles: new Set([`default-roles-${state.realm}`]),
+      realmRoles: new Set([state.roles.defaultRole]),
     })
     res.status(201).location(`${state.url()}/admin/realms/${state.realm}/users/${user.id}`).end()
   })
@@ -151,6 +151,7 @@ export function createKeycloakAdminRouter(state: KeycloakRealmState): Router {
     res.status(204).end()
   })
 
+  // Sessions and refresh tokens survive a new password: UserResource.resetPassword ends none of them.
   admin.put('/users/:id/reset-password', (req, res) => {
     const user = userOf(req)
     if (!user) return notFound(res)
@@ -161,64 +162,5 @@ export function createKeycloakAdminRouter(state: KeycloakRealmState): Router {
     res.status(204).end()
   })
 
-  admin.get('/roles/:name', (req, res) => {
-    const id = state.roleIds.get(String(req.params.name))
-    if (!id) return void res.status(404).json({ error: 'Could not find role' })
-    res.json({
-      id,
-      name: req.params.name,
-      description: '',
-      composite: String(req.params.name).startsWith('default-roles-'),
-      clientRole: false,
-      containerId: state.realm,
-      attributes: {},
-    })
-  })
-
-  const mapRoles = (add: boolean) => (req: Request, res: Response) => {
-    const user = userOf(req)
-    if (!user) return notFound(res)
-    const wanted = Array.isArray(req.body) ? (req.body as { id?: string; name?: string }[]) : []
-    // The server looks each role up by name and requires the id to match.
-    if (wanted.some((role) => !role.name || state.roleIds.get(role.name) !== role.id))
-      return void res.status(404).json({ error: 'Role not found' })
-    for (const role of wanted)
-      if (add) user.realmRoles.add(role.name as string)
-      else user.realmRoles.delete(role.name as string)
-    res.status(204).end()
-  }
-  const realmMappings = (user: EmulatedKeycloakUser) =>
-    [...user.realmRoles].map((name) => ({
-      id: state.roleIds.get(name),
-      name,
-      composite: false,
-      clientRole: false,
-    }))
-  admin.post('/users/:id/role-mappings/realm', mapRoles(true))
-  admin.delete('/users/:id/role-mappings/realm', mapRoles(false))
-  admin.get('/users/:id/role-mappings/realm', (req, res) => {
-    const user = userOf(req)
-    if (!user) return notFound(res)
-    res.json(realmMappings(user))
-  })
-  // All mappings: realm roles, and client roles by client (omitted when there are none).
-  admin.get('/users/:id/role-mappings', (req, res) => {
-    const user = userOf(req)
-    if (!user) return notFound(res)
-    const clientMappings = Object.fromEntries(
-      Object.entries(user.clientRoles).map(([client, names]) => [
-        client,
-        {
-          id: randomUUID(),
-          client,
-          mappings: names.map((name) => ({ id: randomUUID(), name, clientRole: true })),
-        },
-      ]),
-    )
-    res.json({
-      realmMappings: realmMappings(user),
-      ...(Object.keys(clientMappings).length > 0 ? { clientMappings } : {}),
-    })
-  })
   return admin
 }

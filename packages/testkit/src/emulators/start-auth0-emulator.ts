@@ -3,6 +3,14 @@
 import { randomBytes } from 'node:crypto'
 import type { AddressInfo } from 'node:net'
 import express, { type Request, type Response } from 'express'
+import { problem } from './auth0-problem'
+import {
+  createAuth0UserAccessRouter,
+  credentialId,
+  type Auth0Permission,
+  type EmulatedAuth0Session,
+  type EmulatedRefreshToken,
+} from './auth0-user-access-router'
 import { clientCredentials } from './client-auth'
 import { installControls, type EmulatorControls, type Fault } from './emulator-controls'
 import { parseUserQuery, type Term } from './lucene-subset'
@@ -17,7 +25,19 @@ export interface EmulatedAuth0User {
   app_metadata: Record<string, unknown>
   roles: Set<string>
   created_at: string
+  /** Blocked by an administrator: it cannot sign in. */
+  blocked: boolean
+  /** Accounts of other connections linked into this one (account linking), beyond its own identity. */
+  linkedIdentities: { connection: string; provider: string; user_id: string; isSocial: boolean }[]
+  /** Enrolled authentication methods beyond the password (`totp`, `phone`, `webauthn-roaming`, …). */
+  authenticationMethods: { id: string; type: string; confirmed: boolean; created_at: string }[]
+  /** Ids of the organizations it is a member of. */
+  organizations: string[]
+  /** Permissions given to the user directly, not through a role. */
+  permissions: Auth0Permission[]
 }
+
+export type { Auth0Permission, EmulatedAuth0Session, EmulatedRefreshToken } from './auth0-user-access-router'
 
 /** A connection of the tenant: a database connection (passwords) unless `database: false` (social, enterprise). */
 export interface Auth0ConnectionSpec {
@@ -33,12 +53,20 @@ interface SearchVersion {
 
 export interface Auth0EmulatorOptions {
   domain?: string
-  clients?: { clientId: string; clientSecret: string; grantTypes?: string[] }[]
+  /** `scopes`: what its machine-to-machine grant on the Management API allows (default: all it could need). */
+  clients?: { clientId: string; clientSecret: string; grantTypes?: string[]; scopes?: string[] }[]
   /** Names of database connections, or specs (`{ name, database: false }` for a social connection). */
   connections?: (string | Auth0ConnectionSpec)[]
   /** The tenant's default directory for the password grant; `null` reproduces the "not configured" error. */
   defaultConnection?: string | null
-  roles?: { id: string; name: string }[]
+  roles?: { id: string; name: string; permissions?: Auth0Permission[] }[]
+  /** The tenant's organizations. */
+  organizations?: { id: string; name: string }[]
+  /**
+   * The Enterprise plan's `/users/{id}/sessions` and `/users/{id}/refresh-tokens` endpoints (default true);
+   * false: a tenant without them, which revokes refresh tokens through `/device-credentials` only.
+   */
+  sessionEndpoints?: boolean
   /** The namespace the post-login Action writes custom claims under (must end with `/`). */
   namespace?: string
   /**
@@ -60,6 +88,10 @@ export interface Auth0Emulator extends EmulatorControls {
   namespace: string
   users: Map<string, EmulatedAuth0User>
   seedUser(user: Partial<EmulatedAuth0User> & { email: string; password: string }): EmulatedAuth0User
+  /** A browser login of the user: a session of the tenant's session layer. Returns its id. */
+  startSession(userId: string): string
+  sessionsOf(userId: string): EmulatedAuth0Session[]
+  refreshTokensOf(userId: string): EmulatedRefreshToken[]
   setSearchLag(ms: number): void
   /** Management tokens issued so far. */
   managementTokensIssued(): number
@@ -68,8 +100,22 @@ export interface Auth0Emulator extends EmulatorControls {
   stop(): Promise<void>
 }
 
-const problem = (res: Response, status: number, error: string, message: string, errorCode?: string) =>
-  void res.status(status).json({ statusCode: status, error, message, ...(errorCode ? { errorCode } : {}) })
+/** The Management API scopes a client's grant holds unless `scopes` says otherwise. */
+const ALL_SCOPES = [
+  'read:users',
+  'create:users',
+  'update:users',
+  'read:roles',
+  'create:role_members',
+  'read:organizations',
+  'read:authentication_methods',
+  'read:sessions',
+  'delete:sessions',
+  'read:refresh_tokens',
+  'delete:refresh_tokens',
+  'read:device_credentials',
+  'delete:device_credentials',
+]
 
 const strongEnough = (password: string) =>
   password.length >= 8 &&
@@ -94,6 +140,8 @@ export async function startAuth0Emulator({
   connections: connectionInput = ['Username-Password-Authentication'],
   defaultConnection,
   roles = [{ id: 'rol_pfUser0000001', name: 'pf-user' }],
+  organizations = [],
+  sessionEndpoints = true,
   namespace = 'https://pf.example.com/',
   searchLagMs = 1000,
   latencyMs = 0,
@@ -103,7 +151,8 @@ export async function startAuth0Emulator({
   const issuer = `https://${domain}/`
   const managementAudience = `https://${domain}/api/v2/`
   const users = new Map<string, EmulatedAuth0User>()
-  const refreshTokens = new Map<string, { userId: string; scope: string; audience?: string }>()
+  const refreshTokens = new Map<string, EmulatedRefreshToken>()
+  const sessions = new Map<string, EmulatedAuth0Session>()
   const searchVersions = new Map<string, SearchVersion[]>()
   const connections = connectionInput.map((c) => (typeof c === 'string' ? { name: c } : c))
   const connectionNames = connections.map((c) => c.name)
@@ -148,6 +197,11 @@ export async function startAuth0Emulator({
       app_metadata: {},
       roles: new Set(),
       created_at: new Date().toISOString(),
+      blocked: false,
+      linkedIdentities: [],
+      authenticationMethods: [],
+      organizations: [],
+      permissions: [],
       ...input,
       email: input.email.toLowerCase(),
     }
@@ -167,7 +221,9 @@ export async function startAuth0Emulator({
         user_id: user.user_id.split('|')[1],
         isSocial: false,
       },
+      ...user.linkedIdentities,
     ],
+    ...(user.blocked ? { blocked: true } : {}),
     created_at: user.created_at,
     updated_at: new Date().toISOString(),
   })
@@ -205,7 +261,14 @@ export async function startAuth0Emulator({
     let refreshToken: string | undefined
     if (refresh && scopes.includes('offline_access')) {
       refreshToken = randomBytes(24).toString('base64url')
-      refreshTokens.set(refreshToken, { userId: user.user_id, scope: scopes.join(' '), audience })
+      refreshTokens.set(refreshToken, {
+        id: credentialId('rt'),
+        userId: user.user_id,
+        clientId,
+        scope: scopes.join(' '),
+        ...(audience ? { audience } : {}),
+        created_at: new Date().toISOString(),
+      })
     }
     return {
       access_token: accessToken,
@@ -257,7 +320,7 @@ export async function startAuth0Emulator({
           .status(403)
           .json({ error: 'access_denied', error_description: `Service not found: ${body.audience}` })
       managementTokens += 1
-      const scope = 'read:users create:users update:users read:roles create:role_members'
+      const scope = (client.scopes ?? ALL_SCOPES).join(' ')
       const token = key.sign(
         {
           iss: issuer,
@@ -300,6 +363,8 @@ export async function startAuth0Emulator({
       return void res
         .status(403)
         .json({ error: 'invalid_grant', error_description: 'Wrong email or password.' })
+    if (user.blocked)
+      return void res.status(401).json({ error: 'unauthorized', error_description: 'user is blocked' })
     res.json(userTokens(user, client.clientId, (body.scope ?? '').split(' ').filter(Boolean), body.audience))
   })
 
@@ -320,8 +385,21 @@ export async function startAuth0Emulator({
     const claims = token ? key.verify(token) : null
     if (!claims || claims.aud !== managementAudience)
       return problem(res, 401, 'Unauthorized', 'Invalid token', 'invalid_token')
+    res.locals.scopes = new Set(String(claims.scope ?? '').split(' '))
     next()
   })
+  app.use(
+    '/api/v2',
+    createAuth0UserAccessRouter({
+      users,
+      refreshTokens,
+      sessions,
+      roles,
+      organizations: new Map(organizations.map((org) => [org.id, { ...org, display_name: org.name }])),
+      isDatabase,
+      sessionEndpoints: () => sessionEndpoints,
+    }),
+  )
 
   type Searchable = SearchVersion['user']
   const matches = (user: Searchable, { field, value }: Term) => {
@@ -501,6 +579,13 @@ export async function startAuth0Emulator({
     users,
     // A seeded user existed before the test: the search sees it at once.
     seedUser: (input) => addUser(input, 0),
+    startSession: (userId) => {
+      const id = credentialId('ses')
+      sessions.set(id, { id, user_id: userId, created_at: new Date().toISOString() })
+      return id
+    },
+    sessionsOf: (userId) => [...sessions.values()].filter((s) => s.user_id === userId),
+    refreshTokensOf: (userId) => [...refreshTokens.values()].filter((t) => t.userId === userId),
     setSearchLag: (ms) => void (lag = ms),
     managementTokensIssued: () => managementTokens,
     rateLimit: (times, match) =>

@@ -6,11 +6,20 @@ import express, { type Request, type Response } from 'express'
 import { clientCredentials } from './client-auth'
 import { installControls, type EmulatorControls } from './emulator-controls'
 import { createKeycloakAdminRouter } from './keycloak-admin-router'
-import { createKeycloakRealmState, type EmulatedKeycloakUser } from './keycloak-realm-state'
+import {
+  createKeycloakRealmState,
+  type EmulatedGroup,
+  type EmulatedKeycloakUser,
+  type EmulatedSession,
+} from './keycloak-realm-state'
+import { createKeycloakRoleRouter, type RoleVisibility } from './keycloak-role-router'
+import type { RoleRef, RoleSpec } from './keycloak-roles'
+import { createKeycloakUserLinksRouter } from './keycloak-user-links-router'
 import { missingAtLogin, type UserProfileMode } from './keycloak-user-profile'
 import { SigningKey } from './signing-key'
 
-export type { EmulatedKeycloakUser } from './keycloak-realm-state'
+export type { EmulatedCredential, EmulatedGroup, EmulatedKeycloakUser } from './keycloak-realm-state'
+export type { RoleRef, RoleSpec } from './keycloak-roles'
 export type { UserProfileMode } from './keycloak-user-profile'
 
 export interface EmulatedKeycloakClient {
@@ -30,7 +39,20 @@ export interface KeycloakEmulatorOptions {
   adminUser?: string
   adminPassword?: string
   clients?: EmulatedKeycloakClient[]
-  roles?: string[]
+  /**
+   * Realm roles beside the built-in ones (`offline_access`, `uma_authorization`, `default-roles-<realm>`), as
+   * names or `{ name, composites }`; default `pf-user` and `org-admin`. Naming a built-in role adds composites.
+   */
+  roles?: (string | RoleSpec)[]
+  /** Client roles by clientId, beside the built-in clients' (`account`, `realm-management`, `broker`). */
+  clientRoles?: Record<string, (string | RoleSpec)[]>
+  /**
+   * What `default-roles-<realm>` holds (Realm settings → User registration → Default roles); default a new
+   * realm's: `offline_access`, `uma_authorization`, `account`'s `view-profile` and `manage-account`.
+   */
+  defaultRoles?: RoleRef[]
+  /** The realm's `organizationsEnabled` (Keycloak 26; off in a new realm). */
+  organizationsEnabled?: boolean
   /** The realm's user profile (default: Keycloak's stock profile, names required at login). */
   userProfile?: UserProfileMode
   /**
@@ -41,6 +63,8 @@ export interface KeycloakEmulatorOptions {
   /** Version 24's quirk: users created with a non-temporary password keep `UPDATE_PASSWORD`. Default: version 24. */
   requiredActionsQuirk?: boolean
   adminTokenLifetimeSec?: number
+  /** For tests: the clock admin tokens are issued by (`iat`, hence `exp`), to share with a client's clock. */
+  now?: () => number
   /** What `/admin/serverinfo` reports (default `<version>.0.5`), e.g. `23.0.7` to try an unsupported server. */
   serverVersion?: string
   latencyMs?: number
@@ -59,6 +83,16 @@ export interface KeycloakEmulator extends EmulatorControls {
    * roles unless `realmRoles` is given.
    */
   seedUser(user: Partial<EmulatedKeycloakUser> & { username: string }): EmulatedKeycloakUser
+  /** Adds a group with role mappings; users join it through their `groups` (ids). */
+  seedGroup(group: {
+    name: string
+    realmRoles?: string[]
+    clientRoles?: Record<string, string[]>
+  }): EmulatedGroup
+  /** Adds an organization (Keycloak 26); users join it through their `organizations` (ids). */
+  seedOrganization(name: string): { id: string; name: string; alias: string }
+  /** Sessions (by refresh token) of a user, offline ones included. */
+  sessionsOf(userId: string): EmulatedSession[]
   setUnmanagedAttributes(enabled: boolean): void
   /** Number of admin tokens issued so far. */
   adminTokensIssued(): number
@@ -81,27 +115,35 @@ export async function startKeycloakEmulator({
   adminPassword = 'admin',
   clients = [{ clientId: 'pf-exchange', secret: 'pf-exchange-secret' }],
   roles = ['pf-user', 'org-admin'],
+  clientRoles,
+  defaultRoles,
+  organizationsEnabled = false,
   userProfile = 'default',
   unmanagedAttributes = false,
   requiredActionsQuirk = version === 24,
   adminTokenLifetimeSec = 60,
+  now = Date.now,
   serverVersion = `${version}.0.5`,
   latencyMs = 0,
   port = 0,
 }: KeycloakEmulatorOptions = {}): Promise<KeycloakEmulator> {
   const key = new SigningKey()
-  const sessions = new Map<string, { userId: string; sid: string; clientId: string }>()
   let keepUnmanaged = unmanagedAttributes
   let adminTokens = 0
   let url = ''
   const state = createKeycloakRealmState({
     realm,
+    version,
     roles,
+    clients: clients.map((c) => c.clientId),
+    clientRoles,
+    defaultRoles,
     requiredActionsQuirk,
+    organizationsEnabled: () => organizationsEnabled,
     unmanagedAttributes: () => keepUnmanaged,
     url: () => url,
   })
-  const { users } = state
+  const { users, sessions } = state
 
   const app = express()
   app.use(express.urlencoded({ extended: false }), express.json())
@@ -114,15 +156,23 @@ export async function startKeycloakEmulator({
     user: EmulatedKeycloakUser,
     clientId: string,
     scope: string,
-    sid: string = randomUUID(),
+    { sid = randomUUID() as string, offline = scope.split(' ').includes('offline_access') } = {},
   ) {
     const refreshToken = randomBytes(24).toString('base64url')
-    sessions.set(refreshToken, { userId: user.id, sid, clientId })
+    sessions.set(refreshToken, {
+      userId: user.id,
+      sid,
+      clientId,
+      issuedAt: Math.floor(Date.now() / 1000),
+      offline,
+    })
     const first = (name: string) => user.attributes[name]?.[0]
-    // default-roles-<realm> is a composite of offline_access and uma_authorization; tokens carry all three.
-    const defaults = user.realmRoles.has(`default-roles-${realm}`)
-      ? ['offline_access', 'uma_authorization']
-      : []
+    // Tokens carry the effective roles: default-roles-<realm> expands to offline_access, uma_authorization
+    // and the account client's roles.
+    const effective = state.effectiveRoles(user)
+    const clientRoles: Record<string, { roles: string[] }> = {}
+    for (const role of effective.filter((r) => r.client))
+      (clientRoles[role.client!] ??= { roles: [] }).roles.push(role.name)
     const claims = {
       iss: issuerOf(realm),
       sub: user.id,
@@ -133,7 +183,8 @@ export async function startKeycloakEmulator({
       email_verified: user.emailVerified,
       ...(user.firstName ? { given_name: user.firstName } : {}),
       ...(user.lastName ? { family_name: user.lastName } : {}),
-      realm_access: { roles: [...user.realmRoles, ...defaults] },
+      realm_access: { roles: effective.filter((r) => !r.client).map((r) => r.name) },
+      ...(Object.keys(clientRoles).length > 0 ? { resource_access: clientRoles } : {}),
       scope: 'openid email profile',
       // Mapped user attributes (oidc-usermodel-attribute-mapper): absent when the attribute is.
       ...(first('pfUserId') ? { pfUserId: first('pfUserId') } : {}),
@@ -178,7 +229,13 @@ export async function startKeycloakEmulator({
       return oauthError(res, 401, 'invalid_grant', 'Invalid user credentials')
     adminTokens += 1
     const token = key.sign(
-      { iss: issuerOf('master'), sub: 'admin', azp: 'admin-cli', typ: 'Bearer' },
+      {
+        iss: issuerOf('master'),
+        sub: 'admin',
+        azp: 'admin-cli',
+        typ: 'Bearer',
+        iat: Math.floor(now() / 1000),
+      },
       adminTokenLifetimeSec,
     )
     res.json({
@@ -209,6 +266,7 @@ export async function startKeycloakEmulator({
         {
           iss: issuerOf(realm),
           sub: `service-account-${client.clientId}`,
+          iat: Math.floor(now() / 1000),
           azp: client.clientId,
           typ: 'Bearer',
           resource_access: { 'realm-management': { roles: client.serviceAccountRoles } },
@@ -225,11 +283,19 @@ export async function startKeycloakEmulator({
       })
     }
     if (body.grant_type === 'refresh_token') {
+      // TokenManager.refreshAccessToken: the session must be alive, the token not older than the user's
+      // not-before (which the admin logout sets).
       const session = sessions.get(body.refresh_token ?? '')
       const user = session && users.get(session.userId)
-      if (!session || !user) return oauthError(res, 400, 'invalid_grant', 'Invalid refresh token')
+      if (!session || !user) return oauthError(res, 400, 'invalid_grant', 'Session not active')
+      if (session.issuedAt < user.notBefore) return oauthError(res, 400, 'invalid_grant', 'Stale token')
       sessions.delete(body.refresh_token ?? '')
-      return void res.json(userTokens(user, client.clientId, body.scope ?? 'openid', session.sid))
+      return void res.json(
+        userTokens(user, client.clientId, body.scope ?? 'openid', {
+          sid: session.sid,
+          offline: session.offline,
+        }),
+      )
     }
     if (body.grant_type !== 'password')
       return oauthError(res, 400, 'unsupported_grant_type', 'Unsupported grant_type')
@@ -277,18 +343,43 @@ export async function startKeycloakEmulator({
     const claims = token ? key.verify(token) : null
     if (!claims) return void res.status(401).json({ error: 'HTTP 401 Unauthorized' })
     if (claims.iss === issuerOf('master')) return next()
-    if (claims.iss !== issuerOf(realm) || !req.path.startsWith(`/realms/${realm}/`))
+    const ownRealm = req.path === `/realms/${realm}` || req.path.startsWith(`/realms/${realm}/`)
+    if (claims.iss !== issuerOf(realm) || !ownRealm)
       return void res.status(403).json({ error: 'HTTP 403 Forbidden' })
-    const granted =
-      (claims.resource_access as Record<string, { roles?: string[] }> | undefined)?.['realm-management']
-        ?.roles ?? []
-    const needed = req.path.includes('/roles/')
+    // The token's realm-management roles, composites expanded (realm-admin holds them all).
+    const granted = new Set(
+      state.roles
+        .effective([
+          {
+            realmRoles: new Set(),
+            clientRoles: {
+              'realm-management':
+                (claims.resource_access as Record<string, { roles?: string[] }> | undefined)?.[
+                  'realm-management'
+                ]?.roles ?? [],
+            },
+          },
+        ])
+        .map((role) => role.name),
+    )
+    const path = req.path.slice(`/realms/${realm}`.length)
+    const needed = /^(\/roles(-by-id)?\/|\/?$)/.test(path)
       ? ['view-realm', 'manage-realm']
-      : req.method === 'GET'
-        ? ['view-users', 'manage-users', 'query-users']
-        : ['manage-users']
-    if (!needed.some((role) => granted.includes(role)))
+      : path.startsWith('/clients')
+        ? ['view-clients', 'manage-clients', 'query-clients']
+        : path.startsWith('/organizations')
+          ? ['manage-realm'] // OrganizationsResource: auth.realm().requireManageRealm()
+          : req.method === 'GET'
+            ? ['view-users', 'manage-users', 'query-users']
+            : ['manage-users']
+    if (!needed.some((role) => granted.has(role)))
       return void res.status(403).json({ error: 'HTTP 403 Forbidden' })
+    // RolePermissions.canView: realm roles need view-realm (or manage-realm), client roles view-clients (or
+    // manage-clients); role mappings hide what the caller may not view.
+    res.locals.roleVisibility = {
+      realmRoles: granted.has('view-realm') || granted.has('manage-realm'),
+      clientRoles: granted.has('view-clients') || granted.has('manage-clients'),
+    } satisfies RoleVisibility
     next()
   })
   // (unconfirmed) Only the master realm's admins read the server's version; others are refused.
@@ -302,6 +393,8 @@ export async function startKeycloakEmulator({
     (req, res, next) =>
       req.params.realm === realm ? next() : void res.status(404).json({ error: 'Realm not found.' }),
     createKeycloakAdminRouter(state),
+    createKeycloakRoleRouter(state),
+    createKeycloakUserLinksRouter(state),
   )
 
   const server = app.listen(port, '127.0.0.1')
@@ -315,6 +408,13 @@ export async function startKeycloakEmulator({
     issuer: issuerOf(realm),
     users,
     seedUser: (input) => state.addUser(input),
+    seedGroup: (group) => state.addGroup(group),
+    seedOrganization: (name) => {
+      const org = { id: randomUUID(), name, alias: name.toLowerCase().replace(/\W+/g, '-') }
+      state.organizations.set(org.id, org)
+      return org
+    },
+    sessionsOf: (userId) => [...sessions.values()].filter((session) => session.userId === userId),
     setUnmanagedAttributes: (enabled) => void (keepUnmanaged = enabled),
     adminTokensIssued: () => adminTokens,
     stop: () =>

@@ -64,6 +64,56 @@ seen.duplicate = await admin.users
   )
 seen.serverVersion = (await admin.serverInfo.find()).systemInfo?.version ?? null
 
+// What adoption reads (issue 22): effective roles, composites expanded; the realm's default roles; credentials,
+// identity-provider links, groups; sessions that survive a new password and end with the admin logout.
+seen.effectiveRealm = (await admin.users.listCompositeRealmRoleMappings({ id })).map((r) => r.name).sort()
+const [account] = await admin.clients.find({ clientId: 'account' })
+seen.effectiveAccount = (
+  await admin.users.listCompositeClientRoleMappings({ id, clientUniqueId: account.id })
+)
+  .map((r) => r.name)
+  .sort()
+const defaults = await admin.roles.findOneByName({ name: `default-roles-${realm}` })
+seen.defaultComposites = (await admin.roles.getCompositeRoles({ id: defaults.id })).map((r) => r.name).sort()
+seen.credentialTypes = (await admin.users.getCredentials({ id })).map((c) => c.type)
+seen.identityProviderLinks = await admin.users.listFederatedIdentities({ id })
+const group = await admin.groups.create({ name: `sdk-${suffix}` })
+await admin.users.addToGroup({ id, groupId: group.id })
+seen.groupCount = (await admin.users.countGroups({ id })).count
+seen.groups = (await admin.users.listGroups({ id })).map((g) => g.name)
+await admin.groups.del({ id: group.id })
+
+const grant = async (fields) => {
+  const res = await fetch(`${baseUrl}/realms/${realm}/protocol/openid-connect/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ client_id: clientId, client_secret: clientSecret, ...fields }),
+  })
+  return { status: res.status, body: await res.json() }
+}
+const signIn = (pw) => grant({ grant_type: 'password', username, password: pw, scope: 'openid' })
+// Version 24 may leave UPDATE_PASSWORD on the user: clear it for the grants below.
+await admin.users.update({ id }, { ...(await admin.users.findOne({ id })), requiredActions: [] })
+const before = await signIn('Sdk-password-2')
+await admin.users.resetPassword({
+  id,
+  credential: { type: 'password', value: 'Sdk-password-3', temporary: false },
+})
+seen.refreshAfterReset = (
+  await grant({ grant_type: 'refresh_token', refresh_token: before.body.refresh_token })
+).status
+const again = await signIn('Sdk-password-3')
+await admin.users.logout({ id })
+seen.refreshAfterLogout = (
+  await grant({ grant_type: 'refresh_token', refresh_token: again.body.refresh_token })
+).status
+if (Number.parseInt(seen.serverVersion ?? '0', 10) >= 26) {
+  seen.organizations = await admin.organizations.memberOrganizations({ userId: id }).then(
+    (orgs) => orgs.length,
+    (error) => error.response?.status ?? String(error),
+  )
+}
+
 const service = new KcAdminClient({ baseUrl, realmName: realm })
 await service.auth({ grantType: 'client_credentials', clientId, clientSecret })
 seen.serviceAccountSees = (await service.users.find({ username, exact: true })).map((u) => u.id)
