@@ -1,37 +1,45 @@
 import { IdpAccountConflictError } from './errors'
+import type { MarketplaceUser } from './marketplace-user'
 
 /**
  * What a create that meets an existing holder of the email (409) may do with it (service contract,
- * `ACCOUNT_ADOPTION`): `unlinked` adopts only an account linked to no marketplace user and holding no role
- * beyond `pf-user` and the provider's defaults; `never` adopts nothing.
+ * `ACCOUNT_ADOPTION`): `verified` adopts only an account whose takeover the marketplace's email claim alone
+ * justifies (verified at the provider, enabled, local, unlinked, no second factor, no group or organization, no
+ * role beyond `pf-user` and the defaults); `never` adopts nothing. `unlinked`, the earlier name, is read as
+ * `verified`.
  */
-export type AccountAdoption = 'unlinked' | 'never'
+export type AccountAdoption = 'verified' | 'unlinked' | 'never'
 
 export interface AdoptionCandidate {
-  /** How the account was found, for the message: "holder of the email", "user pf-x". */
+  /** How the account was found, for the message: "holder of the email", "account pf-x". */
   what: string
   /** The marketplace user id stored on it, if any. */
   linkedTo: string | undefined
-  /** Its roles beyond `pf-user` and the provider's defaults. */
-  extraRoles: () => Promise<string[]>
+  /** Why it may not be adopted (the first reason found, in words), or undefined; only reads. */
+  refusal: () => Promise<string | undefined>
 }
 
 /**
- * Throws `IdpAccountConflictError` unless the marketplace user `userId` may take over the account; the checks
- * only read. One marketplace user is one account: an account linked to another user is never taken.
+ * Throws `IdpAccountConflictError` unless the marketplace user may take over the account; the checks only read.
+ * One marketplace user is one account: an account linked to another user is never taken, and a marketplace
+ * token saying `email_verified: false` never takes one.
+ *
+ * @example
+ * await assertAdoptable('verified', user, { what: 'holder of the email', linkedTo: undefined, refusal })
  */
 export async function assertAdoptable(
   policy: AccountAdoption,
-  userId: string,
-  { what, linkedTo, extraRoles }: AdoptionCandidate,
+  user: Pick<MarketplaceUser, 'userId' | 'emailVerified'>,
+  { what, linkedTo, refusal }: AdoptionCandidate,
 ): Promise<void> {
-  if (linkedTo !== undefined && linkedTo !== userId)
+  if (linkedTo !== undefined && linkedTo !== user.userId)
     throw new IdpAccountConflictError(`the ${what} is linked to another marketplace user`)
   if (policy === 'never')
     throw new IdpAccountConflictError(`the ${what} exists and ACCOUNT_ADOPTION=never forbids adopting it`)
-  const roles = await extraRoles()
-  if (roles.length > 0)
+  if (user.emailVerified === false)
     throw new IdpAccountConflictError(
-      `the ${what} holds roles beyond pf-user (${roles.join(', ')}); it is not adopted`,
+      `the ${what} exists and the marketplace token says its email is not verified: it is not adopted`,
     )
+  const reason = await refusal()
+  if (reason !== undefined) throw new IdpAccountConflictError(`the ${what} is not adopted: ${reason}`)
 }

@@ -7,6 +7,8 @@ export interface MarketplaceUser {
   applicationId: string
   /** The email claim; absent claims get a synthetic address (see `syntheticEmail`). */
   email?: string | null
+  /** The `email_verified` claim: `false` means the marketplace does not vouch for the email (never adopts). */
+  emailVerified?: boolean | null
   /** Given and family name, when the marketplace JWT carries them (realm profiles may require names). */
   firstName?: string | null
   lastName?: string | null
@@ -85,6 +87,8 @@ export interface IdpTokens {
 export interface SyncedUser {
   /** The provider's user id. */
   id: string
+  /** The marketplace user the account is linked to. */
+  pfUserId: string
   /** What the password grant must send as `username`. */
   username: string
   created: boolean

@@ -118,10 +118,16 @@ describe.each([24, 25, 26] as const)('realm client against Keycloak %i', (versio
       username: 'jane.doe',
       email: 'jane@example.com',
       password: 'whatever',
-      enabled: true,
+      emailVerified: true,
     })
     const synced = await realm.syncUser(user('u5', { email: 'jane@example.com' }), password('u5'))
-    expect(synced).toEqual({ id: other.id, username: 'jane.doe', created: false, adopted: true })
+    expect(synced).toEqual({
+      id: other.id,
+      pfUserId: 'u5',
+      username: 'jane.doe',
+      created: false,
+      adopted: true,
+    })
     expect(other.attributes.pfUserId).toEqual(['u5'])
     expect(other.realmRoles.has('pf-user')).toBe(true)
     await expect(realm.passwordGrant('jane.doe', password('u5'))).resolves.toMatchObject({
@@ -154,6 +160,20 @@ describe.each([24, 25, 26] as const)('realm client against Keycloak %i', (versio
     const tokens = await realm.passwordGrant(synced.username, password('u7'))
     await realm.logout(tokens.refresh_token!)
     await expect(realm.logout(tokens.refresh_token!)).rejects.toMatchObject({ code: 'ERR_IDP_INVALID_GRANT' })
+  })
+
+  it('endSessions(id) ends every session of a user (POST …/users/{id}/logout); a new password had not', async () => {
+    const synced = await realm.syncUser(user('u8'), password('u8'))
+    const first = await realm.passwordGrant(synced.username, password('u8'))
+    const second = await realm.passwordGrant(synced.username, password('u8'))
+    await realm.syncUser(user('u8'), password('u8')) // nothing ends sessions here
+    expect(keycloak.sessionsOf(synced.id)).toHaveLength(2)
+    await realm.endSessions(synced.id)
+    expect(keycloak.sessionsOf(synced.id)).toHaveLength(0)
+    for (const tokens of [first, second])
+      await expect(realm.logout(tokens.refresh_token!)).rejects.toMatchObject({
+        code: 'ERR_IDP_INVALID_GRANT',
+      })
   })
 })
 
@@ -194,14 +214,16 @@ describe('version 24 specifics and realm set-up problems', () => {
   })
 
   it('refreshes the admin token before it expires', async () => {
-    keycloak = await startKeycloakEmulator({
-      clients: [CLIENT],
-      unmanagedAttributes: true,
-      adminTokenLifetimeSec: 11,
-    })
-    const realm = clientFor(keycloak)
+    // Server and client share an injected clock: however slow the machine, only the jump below passes the
+    // leeway, and the token fetched then is fresh by the same clock.
+    let offsetMs = 0
+    const now = () => Date.now() + offsetMs
+    keycloak = await startKeycloakEmulator({ clients: [CLIENT], unmanagedAttributes: true, now })
+    const realm = clientFor(keycloak, { now })
     await realm.syncUser(user('q4'), 'pw')
-    await new Promise((resolve) => setTimeout(resolve, 1100)) // 11 s lifetime - 10 s leeway
+    await realm.syncUser(user('q4'), 'pw')
+    expect(keycloak.adminTokensIssued()).toBe(1)
+    offsetMs = 51_000 // 60 s lifetime - 10 s leeway, passed
     await realm.syncUser(user('q4'), 'pw')
     expect(keycloak.adminTokensIssued()).toBe(2)
   })

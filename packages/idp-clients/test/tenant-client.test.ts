@@ -101,7 +101,11 @@ describe('tenant client against the Auth0 emulator', () => {
   })
 
   it('adopts the user already holding the email (409): metadata and derived password set, role assigned', async () => {
-    const other = auth0.seedUser({ email: 't4@example.com', password: 'Old-password-1' })
+    const other = auth0.seedUser({
+      email: 't4@example.com',
+      password: 'Old-password-1',
+      email_verified: true,
+    })
     const tenant = clientFor()
     const synced = await tenant.syncUser(user('t4'), password('t4'))
     expect(synced).toMatchObject({ id: other.user_id, created: false, adopted: true })
@@ -158,6 +162,27 @@ describe('tenant client against the Auth0 emulator', () => {
     expect(delays).toHaveLength(2 + 2) // the vendor SDK's 2 retries per call
     auth0.clearFaults()
   })
+
+  it.each([
+    ['with the per-user endpoints (Enterprise plans)', true],
+    ['through device-credentials where the plan lacks them', false],
+  ])(
+    'endSessions(id) revokes every refresh token of a user %s; a new password had not',
+    async (_name, plan) => {
+      await auth0.stop()
+      auth0 = await startAuth0Emulator({ clients: [CLIENT], sessionEndpoints: plan })
+      const tenant = clientFor()
+      const synced = await tenant.syncUser(user('t10'), password('t10'))
+      await tenant.passwordGrant(synced.username, password('t10'))
+      await tenant.passwordGrant(synced.username, password('t10'))
+      auth0.startSession(synced.id)
+      await tenant.signIn({ ...synced, created: false }, password('t10')) // the same password: nothing ends
+      expect(auth0.refreshTokensOf(synced.id)).toHaveLength(3)
+      await tenant.endSessions(synced.id)
+      expect(auth0.refreshTokensOf(synced.id)).toHaveLength(0)
+      expect(auth0.sessionsOf(synced.id)).toHaveLength(plan ? 0 : 1)
+    },
+  )
 
   it('revokes a refresh token', async () => {
     const tenant = clientFor()

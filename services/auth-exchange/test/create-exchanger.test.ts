@@ -21,6 +21,7 @@ function fakeProvider() {
       passwordValid = true
       return {
         id: `id-${user.userId}`,
+        pfUserId: user.userId,
         username: `pf-${user.userId}`,
         created: calls.sync === 1,
         adopted: false,

@@ -11,7 +11,9 @@ import {
   startAuth0Emulator,
   startKeycloakEmulator,
   type Auth0Emulator,
+  type Auth0EmulatorOptions,
   type KeycloakEmulator,
+  type KeycloakEmulatorOptions,
 } from '@pf/testkit/emulators'
 import { startMarketplaceIssuer, type MarketplaceIssuer } from '@pf/testkit/platform'
 import type { ExchangeConfig } from '../src/config'
@@ -44,6 +46,10 @@ export interface WorldOptions {
   roles?: { id: string; name: string }[]
   /** What the Keycloak emulator's serverinfo reports. */
   serverVersion?: string
+  /** Any other Keycloak emulator option (roles, groups, organizations, …). */
+  keycloak?: KeycloakEmulatorOptions
+  /** Any other Auth0 emulator option (plan, scopes, …). */
+  auth0?: Auth0EmulatorOptions
 }
 
 export async function startWorld(
@@ -55,6 +61,8 @@ export async function startWorld(
     connections,
     serverVersion,
     roles,
+    keycloak: keycloakOptions,
+    auth0: auth0Options,
   }: WorldOptions = {},
 ): Promise<World> {
   const issuer = await startMarketplaceIssuer()
@@ -64,6 +72,7 @@ export async function startWorld(
       ...(searchLagMs !== undefined ? { searchLagMs } : {}),
       ...(connections ? { connections } : {}),
       ...(roles ? { roles } : {}),
+      ...auth0Options,
     })
     return {
       style,
@@ -87,6 +96,7 @@ export async function startWorld(
     unmanagedAttributes,
     ...(userProfile ? { userProfile } : {}),
     ...(serverVersion ? { serverVersion } : {}),
+    ...keycloakOptions,
   })
   return {
     style,
@@ -114,7 +124,7 @@ export function configFor(world: World, timeoutMs = 30_000): ExchangeConfig {
       maxTokenAgeSec: 3600,
       jwksCooldownMs: 30_000,
     },
-    adoption: 'unlinked' as const,
+    adoption: 'verified' as const,
     idpTimeoutMs: timeoutMs,
     // A hang guard like the time-out; deadline tests pass their own.
     deadlineMs: 60_000,

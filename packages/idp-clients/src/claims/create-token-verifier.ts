@@ -21,7 +21,7 @@ export interface TokenVerifierOptions {
   clockToleranceSec?: number
   /** Refuse tokens without `exp` (default true: a token that never expires is a key to the house). */
   requireExp?: boolean
-  /** Refuse tokens whose `iat` is older than this (and tokens without `iat`); unset: no limit. */
+  /** Refuse tokens whose `iat` is older than this; a token without `iat` is judged by `exp` alone. Unset: no limit. */
   maxTokenAgeSec?: number
   /** See `createJwksKeyStore` (default 30 s). */
   jwksCooldownMs?: number
@@ -30,7 +30,7 @@ export interface TokenVerifierOptions {
 /**
  * Verifies a JWT issued by an identity provider (or the marketplace) against its JWKS: signature by the key of
  * the token's `kid` (cached; an unknown `kid` refetches at most once per cool-down), issuer, audience when
- * given, `exp` present and not past, `iat` within `maxTokenAgeSec` when set. Rejects with `TokenError`s only;
+ * given, `exp` present and not past, `iat` (when present) within `maxTokenAgeSec` when set. Rejects with `TokenError`s only;
  * `TokenKeysUnavailableError` when the issuer's keys cannot be fetched.
  *
  * @example
@@ -68,7 +68,6 @@ export function createTokenVerifier({
           issuer,
           ...(audience ? { audience } : {}),
           clockTolerance: clockToleranceSec,
-          ...(maxTokenAgeSec !== undefined ? { maxAge: `${maxTokenAgeSec}s` } : {}),
         },
         (error, payload) =>
           error || !payload || typeof payload === 'string'
@@ -79,6 +78,11 @@ export function createTokenVerifier({
   return async (token: string): Promise<JwtClaims> => {
     const claims = await verify(token)
     if (requireExp && typeof claims.exp !== 'number') throw new TokenInvalidError('token has no exp')
+    // jsonwebtoken's maxAge refuses tokens without iat, which no spec requires: the age is checked here, when
+    // iat is there, with the clock tolerance, as jsonwebtoken would.
+    const age = typeof claims.iat === 'number' ? Math.floor(Date.now() / 1000) - claims.iat : undefined
+    if (maxTokenAgeSec !== undefined && age !== undefined && age > maxTokenAgeSec + clockToleranceSec)
+      throw new TokenExpiredError('token too old (iat)')
     return claims
   }
 }

@@ -1,8 +1,9 @@
-import { IdpRejectedError } from '../errors'
+import { decodeJwtPayload } from '../decode-jwt-payload'
+import { IdpMisconfiguredError, IdpRejectedError } from '../errors'
 import type { IdpHttp, IdpRequest } from '../lib/http-client'
 import { jwtExpiry, TokenCache } from '../lib/token-cache'
-import type { KeycloakUser, RealmClientOptions } from './realm-types'
-import type { RealmAdminApi } from './sync-realm-user'
+import type { RealmAdminApi } from './realm-admin-api'
+import type { KeycloakRole, KeycloakUser, RealmClientOptions } from './realm-types'
 
 export const FORM = { 'Content-Type': 'application/x-www-form-urlencoded' }
 export const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString()
@@ -14,8 +15,21 @@ export interface RealmAdminHttp extends RealmAdminApi {
 
 type AdminAuthOptions = Pick<
   RealmClientOptions,
-  'realm' | 'adminAuth' | 'adminUser' | 'adminPassword' | 'clientId' | 'clientSecret' | 'adminTokenLeewayMs'
+  | 'realm'
+  | 'adminAuth'
+  | 'adminUser'
+  | 'adminPassword'
+  | 'clientId'
+  | 'clientSecret'
+  | 'adminTokenLeewayMs'
+  | 'now'
 >
+
+/** Realm-management roles that let an admin identity view realm roles, and client roles (RolePermissions.canView). */
+const ROLE_VISIBILITY = [
+  ['view-realm', ['view-realm', 'manage-realm', 'realm-admin']],
+  ['view-clients', ['view-clients', 'manage-clients', 'realm-admin']],
+] as const
 
 /** The admin token request: the spec's master-realm `admin-cli` password grant, or the client's service account. */
 function adminTokenRequest({
@@ -57,13 +71,17 @@ function adminTokenRequest({
  */
 export function createRealmAdminApi(request: IdpHttp, options: AdminAuthOptions): RealmAdminHttp {
   const adminPath = `/admin/realms/${encodeURIComponent(options.realm)}`
-  const adminTokens = new TokenCache(async () => {
-    const { data } = await request<{ access_token: string; expires_in: number }>(adminTokenRequest(options))
-    return {
-      token: data.access_token,
-      expiresAt: jwtExpiry(data.access_token) ?? Date.now() + data.expires_in * 1000,
-    }
-  }, options.adminTokenLeewayMs ?? 10_000)
+  const adminTokens = new TokenCache(
+    async () => {
+      const { data } = await request<{ access_token: string; expires_in: number }>(adminTokenRequest(options))
+      return {
+        token: data.access_token,
+        expiresAt: jwtExpiry(data.access_token) ?? (options.now ?? Date.now)() + data.expires_in * 1000,
+      }
+    },
+    options.adminTokenLeewayMs ?? 10_000,
+    options.now,
+  )
 
   async function call<T>(what: string, config: Omit<IdpRequest, 'what'>, retried = false) {
     const token = await adminTokens.get()
@@ -82,14 +100,20 @@ export function createRealmAdminApi(request: IdpHttp, options: AdminAuthOptions)
     }
   }
   const userPath = (id: string) => `${adminPath}/users/${encodeURIComponent(id)}`
-  const roles = new Map<string, Promise<{ id: string; name: string }>>()
+  const roles = new Map<string, Promise<KeycloakRole>>()
   const role = (name: string) => {
     let found = roles.get(name)
     if (!found) {
-      found = call<{ id: string; name: string }>('get role', {
+      found = call<KeycloakRole>('get role', {
         method: 'GET',
         url: `${adminPath}/roles/${encodeURIComponent(name)}`,
-      }).then(({ data }) => ({ id: data.id, name: data.name }))
+      }).then(({ data }) => ({
+        id: data.id,
+        name: data.name,
+        composite: data.composite,
+        clientRole: data.clientRole,
+        containerId: data.containerId,
+      }))
       found.catch(() => roles.delete(name))
       roles.set(name, found)
     }
@@ -137,17 +161,81 @@ export function createRealmAdminApi(request: IdpHttp, options: AdminAuthOptions)
         data: [{ id: roleId, name }],
       })
     },
-    async roleMappings(id) {
-      const { data } = await call<{
-        realmMappings?: { name: string }[]
-        clientMappings?: Record<string, { mappings?: { name: string }[] }>
-      }>('get role mappings', { method: 'GET', url: `${userPath(id)}/role-mappings` })
-      return {
-        realm: (data.realmMappings ?? []).map((r) => r.name),
-        client: Object.entries(data.clientMappings ?? {}).flatMap(([client, { mappings = [] }]) =>
-          mappings.map((r) => `${client}:${r.name}`),
-        ),
+    role,
+    async roleComposites(roleId) {
+      const url = `${adminPath}/roles-by-id/${encodeURIComponent(roleId)}/composites`
+      return (await call<KeycloakRole[]>('role composites', { method: 'GET', url })).data
+    },
+    async directClientIds(id) {
+      const { data } = await call<{ clientMappings?: Record<string, { id?: string }> }>('get role mappings', {
+        method: 'GET',
+        url: `${userPath(id)}/role-mappings`,
+      })
+      return Object.values(data.clientMappings ?? {}).flatMap(({ id: clientId }) =>
+        clientId ? [clientId] : [],
+      )
+    },
+    async effectiveRealmRoles(id) {
+      const url = `${userPath(id)}/role-mappings/realm/composite`
+      return (await call<KeycloakRole[]>('effective realm roles', { method: 'GET', url })).data
+    },
+    async effectiveClientRoles(id, clientId) {
+      const url = `${userPath(id)}/role-mappings/clients/${encodeURIComponent(clientId)}/composite`
+      return (await call<KeycloakRole[]>('effective client roles', { method: 'GET', url })).data
+    },
+    // The count, not the list: GET /users/{id}/groups leaves out groups the caller may not view.
+    async groupCount(id) {
+      const url = `${userPath(id)}/groups/count`
+      return (await call<{ count: number }>('group count', { method: 'GET', url })).data.count
+    },
+    async credentialTypes(id) {
+      const url = `${userPath(id)}/credentials`
+      return (await call<{ type: string }[]>('credentials', { method: 'GET', url })).data.map((c) => c.type)
+    },
+    async identityProviderLinks(id) {
+      const url = `${userPath(id)}/federated-identity`
+      const { data } = await call<{ identityProvider: string }[]>('identity-provider links', {
+        method: 'GET',
+        url,
+      })
+      return data.map((link) => link.identityProvider)
+    },
+    async organizations(id) {
+      // The realm's flag needs only view-realm; reading members needs manage-realm on 26.0.
+      const { data: settings } = await call<{ organizationsEnabled?: boolean }>('realm', {
+        method: 'GET',
+        url: adminPath,
+      })
+      if (settings.organizationsEnabled === false) return []
+      try {
+        const url = `${adminPath}/organizations/members/${encodeURIComponent(id)}/organizations`
+        return (await call<{ name: string }[]>('organizations', { method: 'GET', url })).data.map(
+          (o) => o.name,
+        )
+      } catch (error) {
+        if (!(error instanceof IdpRejectedError)) throw error
+        const message = (error.body as { errorMessage?: string } | undefined)?.errorMessage ?? ''
+        // Organizations.checkEnabled: a realm with organizations off has none.
+        if (error.statusCode === 404 && /not enabled/i.test(message)) return []
+        if (error.statusCode === 403)
+          throw new IdpMisconfiguredError(
+            'adoption cannot read the organizations of the holder of the email (Keycloak 26 asks for the ' +
+              'realm-management role manage-realm): give it to the service account, or set ACCOUNT_ADOPTION=never',
+          )
+        throw error
       }
+    },
+    async missingRoleVisibility() {
+      // A master-realm admin sees every role; a service account only what its realm-management roles allow.
+      if (options.adminAuth !== 'client_credentials') return []
+      const claims = decodeJwtPayload(await adminTokens.get()) as {
+        resource_access?: Record<string, { roles?: string[] }>
+      } | null
+      const held = new Set(claims?.resource_access?.['realm-management']?.roles ?? [])
+      return ROLE_VISIBILITY.filter(([, any]) => !any.some((r) => held.has(r))).map(([needed]) => needed)
+    },
+    async logoutUser(id) {
+      await call('logout user', { method: 'POST', url: `${userPath(id)}/logout` })
     },
   }
 }

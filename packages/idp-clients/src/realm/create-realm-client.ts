@@ -3,8 +3,8 @@ import { createHttpClient } from '../lib/http-client'
 import type { IdpTokens, MarketplaceUser, SyncedUser } from '../marketplace-user'
 import { createRealmAdminApi, FORM, form } from './create-realm-admin-api'
 import { diagnoseNotSetUp } from './diagnose-not-set-up'
-import type { RealmClientOptions, RealmVersion } from './realm-types'
-import { syncRealmUser } from './sync-realm-user'
+import type { KeycloakUser, RealmClientOptions, RealmVersion } from './realm-types'
+import { linkOf, syncRealmUser } from './sync-realm-user'
 
 export { MARKETPLACE_ATTRIBUTES, REALM_USERNAME_PREFIX } from './sync-realm-user'
 
@@ -28,7 +28,7 @@ export function createRealmClient(options: RealmClientOptions) {
     clientId,
     clientSecret,
     version: configured = 'auto',
-    adoption = 'unlinked',
+    adoption = 'verified',
   } = options
   const request = createHttpClient({
     baseUrl: serverUrl.replace(/\/+$/, ''),
@@ -87,6 +87,21 @@ export function createRealmClient(options: RealmClientOptions) {
     return data
   }
 
+  /**
+   * Keycloak 24 leaves `UPDATE_PASSWORD` on a user created with a non-temporary password (spec, "Versioning"); a
+   * create interrupted before the exchange removed it (a 503, a time-out, a crash) locks the account out. Only on
+   * 24, only for an enabled account linked to this marketplace user whose sole pending action is that one: the
+   * complete representation is PUT back with the list emptied. Any other action is an administrator's: kept.
+   */
+  async function clearInterruptedCreate(stored: KeycloakUser, synced: SyncedUser): Promise<boolean> {
+    const pending = stored.requiredActions ?? []
+    if ((await version()) !== 24 || linkOf(stored) !== synced.pfUserId || stored.enabled === false)
+      return false
+    if (pending.length !== 1 || pending[0] !== 'UPDATE_PASSWORD') return false
+    await api.updateUser({ ...stored, requiredActions: [] })
+    return true
+  }
+
   return {
     realm,
     version,
@@ -104,18 +119,28 @@ export function createRealmClient(options: RealmClientOptions) {
      * "Account is not fully set up" is explained (the realm's profile, or actions an administrator set), never
      * cured by clearing what is not ours.
      */
-    async signIn(synced: SyncedUser, password: string): Promise<IdpTokens> {
+    async signIn(synced: SyncedUser, password: string, retried = false): Promise<IdpTokens> {
       try {
         return await passwordGrant(synced.username, password)
       } catch (error) {
         if (!(error instanceof IdpInvalidGrantError)) throw error
-        if (/not fully set up/i.test(descriptionOf(error)))
-          throw diagnoseNotSetUp(await api.getUser(synced.id), realm, error)
+        if (/not fully set up/i.test(descriptionOf(error))) {
+          const stored = await api.getUser(synced.id)
+          if (!retried && (await clearInterruptedCreate(stored, synced)))
+            return this.signIn(synced, password, true)
+          throw diagnoseNotSetUp(stored, realm, error)
+        }
         if (synced.created || !/invalid user credentials/i.test(descriptionOf(error))) throw error
         await api.resetPassword(synced.id, password)
         return passwordGrant(synced.username, password)
       }
     },
+
+    /**
+     * Ends every session of the realm user `id` and makes its refresh tokens, offline ones included, stale
+     * (`POST /admin/realms/{realm}/users/{id}/logout`): a new password alone ends none of them.
+     */
+    endSessions: (id: string): Promise<void> => api.logoutUser(id),
 
     /** Ends the session of a refresh token (spec, C1 step 5). */
     async logout(refreshToken: string): Promise<void> {

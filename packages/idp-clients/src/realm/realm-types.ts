@@ -13,7 +13,19 @@ export interface KeycloakUser {
   /** Omitted by Keycloak when empty. */
   attributes?: Record<string, string[]>
   requiredActions?: string[]
+  /** The user federation provider (LDAP, Kerberos) storing the user, when it is not stored locally. */
+  federationLink?: string
   [field: string]: unknown
+}
+
+/** A role as the admin API describes it (brief representation). */
+export interface KeycloakRole {
+  id: string
+  name: string
+  composite?: boolean
+  clientRole?: boolean
+  /** The realm's name for a realm role, the client's id (uuid) for a client role. */
+  containerId?: string
 }
 
 export type RealmVersion = 24 | 25 | 26
@@ -35,10 +47,12 @@ export interface RealmClientOptions {
   adminPassword?: string
   /** Server version, or `auto` to ask the server. */
   version?: RealmVersion | 'auto'
-  /** What a 409 on create may do with the existing holder of the email. Default `unlinked`. */
+  /** What a 409 on create may do with the existing holder of the email. Default `verified`. */
   adoption?: AccountAdoption
   timeoutMs?: number
   retry?: RetryOptions
   /** Refresh the admin token this long before it expires (admin tokens last about 60 s). */
   adminTokenLeewayMs?: number
+  /** For tests: the clock the admin-token cache reads (epoch milliseconds). */
+  now?: () => number
 }

@@ -2,27 +2,16 @@ import { assertAdoptable, type AccountAdoption } from '../account-adoption'
 import { IdpConflictError, IdpMisconfiguredError } from '../errors'
 import { emailOf, namesOf, realmUsername, type MarketplaceUser, type SyncedUser } from '../marketplace-user'
 import { PF_USER_ROLE } from '../pf-user-role'
+import type { RealmAdminApi } from './realm-admin-api'
+import { realmAdoptionRefusal } from './realm-adoption-refusal'
 import type { KeycloakUser, RealmVersion } from './realm-types'
+
+export type { RealmAdminApi } from './realm-admin-api'
 
 /** Spec, "Identity provider user": the deterministic realm username is `pf-<userId>` (see `realmUsername`). */
 export const REALM_USERNAME_PREFIX = 'pf-'
 /** The custom attributes the exchange writes (and the realm's mappers turn into claims). */
 export const MARKETPLACE_ATTRIBUTES = ['pfUserId', 'orgId', 'pfApplicationId'] as const
-
-/** The admin API calls the sync needs (spec, C1 "Admin API"); `createRealmAdminApi` speaks them over HTTP. */
-export interface RealmAdminApi {
-  /** Users matching exactly (`exact=true`, full representations); `q` is `name:value` attribute search. */
-  findUsers(query: { username: string } | { email: string } | { q: string }): Promise<KeycloakUser[]>
-  getUser(id: string): Promise<KeycloakUser>
-  /** Resolves to the new user's id (the last segment of `Location`); rejects with `IdpConflictError` on 409. */
-  createUser(body: Record<string, unknown>): Promise<string>
-  /** `PUT` of the complete representation: since 24.0.4 whatever it leaves out is removed. */
-  updateUser(user: KeycloakUser): Promise<void>
-  resetPassword(id: string, value: string): Promise<void>
-  assignRealmRole(id: string, roleName: string): Promise<void>
-  /** Realm role names, and client roles as `client:role`. */
-  roleMappings(id: string): Promise<{ realm: string[]; client: string[] }>
-}
 
 export interface RealmSyncContext {
   realm: string
@@ -30,7 +19,7 @@ export interface RealmSyncContext {
   adoption: AccountAdoption
 }
 
-const linkOf = (user: KeycloakUser) => user.attributes?.pfUserId?.[0]
+export const linkOf = (user: KeycloakUser) => user.attributes?.pfUserId?.[0]
 const sameValues = (a: string[] | undefined, b: string[]) => a?.join('\u0000') === b.join('\u0000')
 
 /**
@@ -40,8 +29,10 @@ const sameValues = (a: string[] | undefined, b: string[]) => a?.join('\u0000') =
  *   date by GET → change → PUT of the complete representation, and `pf-user` is re-asserted;
  * - not found: created with names, attributes, the derived password and `pf-user`;
  * - a 409 on create: the winner of a concurrent create, or an account already linked to this user (an adopted
- *   one), is used; otherwise the holder of the email is adopted only as `adoption` allows, and never when it is
- *   linked to another marketplace user (`IdpAccountConflictError`, nothing changed).
+ *   one), is used; otherwise the holder of the email is adopted only as `adoption` allows (see
+ *   `realmAdoptionRefusal`), and never when it is linked to another marketplace user (`IdpAccountConflictError`,
+ *   nothing changed). An adopted account gets the derived password, then loses every session and refresh token
+ *   (a new password ends none), then gets the link: a failure before the link leaves it to be adopted again.
  * Never touched: `enabled`, and required actions other than version 24's stray `UPDATE_PASSWORD` right after
  * the exchange set the password itself. Decisions only: every call goes through `api`.
  */
@@ -57,13 +48,6 @@ export async function syncRealmUser(
     orgId: [user.orgId],
     pfApplicationId: [user.applicationId],
   }
-  const defaults = new Set([
-    PF_USER_ROLE,
-    `default-roles-${context.realm}`,
-    'offline_access',
-    'uma_authorization',
-  ])
-
   /** Our changes on the complete representation: attributes merged (other systems' kept), missing names filled. */
   function withOurs(stored: KeycloakUser): KeycloakUser | undefined {
     const names = namesOf(user)
@@ -112,23 +96,22 @@ export async function syncRealmUser(
     }
     // A failure between create and role assignment must not leave the user without pf-user for good.
     await api.assignRealmRole(own.id, PF_USER_ROLE)
-    return { id: own.id, username: own.username, created: false, adopted: false }
+    return { id: own.id, pfUserId: user.userId, username: own.username, created: false, adopted: false }
   }
 
   async function adopt(holder: KeycloakUser, what: string): Promise<SyncedUser> {
-    await assertAdoptable(context.adoption, user.userId, {
+    await assertAdoptable(context.adoption, user, {
       what,
       linkedTo: linkOf(holder),
-      extraRoles: async () => {
-        const { realm, client } = await api.roleMappings(holder.id)
-        return [...realm.filter((name) => !defaults.has(name)), ...client]
-      },
+      refusal: () => realmAdoptionRefusal(api, context, holder),
     })
-    await api.updateUser(withOurs(holder) ?? holder)
     await api.resetPassword(holder.id, password)
+    await api.logoutUser(holder.id)
+    const current = await api.getUser(holder.id)
+    await api.updateUser(withOurs(current) ?? current)
     await clearStrayUpdatePassword(await checkStored(holder.id))
     await api.assignRealmRole(holder.id, PF_USER_ROLE)
-    return { id: holder.id, username: holder.username, created: false, adopted: true }
+    return { id: holder.id, pfUserId: user.userId, username: holder.username, created: false, adopted: true }
   }
 
   /** An account found by username or email: ours, someone else's, or unlinked (adoption policy). */
@@ -150,7 +133,7 @@ export async function syncRealmUser(
     })
     await clearStrayUpdatePassword(await checkStored(id))
     await api.assignRealmRole(id, PF_USER_ROLE)
-    return { id, username, created: true, adopted: false }
+    return { id, pfUserId: user.userId, username, created: true, adopted: false }
   } catch (error) {
     if (!(error instanceof IdpConflictError)) throw error
     // A concurrent exchange created the same user first.

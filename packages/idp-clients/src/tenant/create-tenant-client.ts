@@ -1,7 +1,8 @@
-import { IdpInvalidGrantError, IdpRejectedError } from '../errors'
+import { IdpInvalidGrantError, IdpMisconfiguredError, IdpRejectedError } from '../errors'
 import { createHttpClient, type IdpRequest } from '../lib/http-client'
 import { TokenCache } from '../lib/token-cache'
 import type { IdpTokens, MarketplaceUser, SyncedUser } from '../marketplace-user'
+import { createTenantAccessCalls } from './create-tenant-access-calls'
 import { syncTenantUser, type TenantManagementApi } from './sync-tenant-user'
 import type { Auth0User, TenantClientOptions } from './tenant-types'
 
@@ -25,7 +26,7 @@ export function createTenantClient({
   clientSecret,
   connection = DEFAULT_CONNECTION,
   audience,
-  adoption = 'unlinked',
+  adoption = 'verified',
   timeoutMs = 10_000,
   retry,
   sleep,
@@ -49,14 +50,40 @@ export function createTenantClient({
     return { token: data.access_token, expiresAt: Date.now() + data.expires_in * 1000 }
   }, 10_000)
 
-  const management = async <T>(config: IdpRequest) =>
-    request<T>({
-      ...config,
-      url: `/api/v2${config.url}`,
-      headers: { Authorization: `Bearer ${await managementTokens.get()}` },
-    })
+  const management = async <T>(config: IdpRequest) => {
+    try {
+      return await request<T>({
+        ...config,
+        url: `/api/v2${config.url}`,
+        headers: { Authorization: `Bearer ${await managementTokens.get()}` },
+      })
+    } catch (error) {
+      // The machine-to-machine grant lacks a scope: a set-up fix, named in the answer (README, Auth0 setup).
+      const body =
+        error instanceof IdpRejectedError ? (error.body as { errorCode?: string; message?: string }) : {}
+      if (error instanceof IdpRejectedError && body?.errorCode === 'insufficient_scope')
+        throw new IdpMisconfiguredError(
+          `${config.what}: the Management API grant of the application lacks a scope (${body.message ?? 'insufficient_scope'})`,
+          { statusCode: error.statusCode, body: error.body, headers: error.headers },
+        )
+      throw error
+    }
+  }
   const userPath = (id: string) => `/users/${encodeURIComponent(id)}`
   const roleIds = new Map<string, string | null>()
+  /** The id of the role of exactly this name (the filter is a case-insensitive match); null when none. */
+  async function roleId(roleName: string): Promise<string | null> {
+    if (!roleIds.has(roleName)) {
+      const { data: roles } = await management<{ id: string; name: string }[]>({
+        what: 'list roles',
+        method: 'GET',
+        url: '/roles',
+        params: { name_filter: roleName },
+      })
+      roleIds.set(roleName, roles.find((r) => r.name === roleName)?.id ?? null)
+    }
+    return roleIds.get(roleName) ?? null
+  }
 
   const api: TenantManagementApi = {
     async searchUsers(query) {
@@ -106,26 +133,18 @@ export function createTenantClient({
       })
     },
     async assignRole(id, roleName) {
-      if (!roleIds.has(roleName)) {
-        const { data: roles } = await management<{ id: string; name: string }[]>({
-          what: 'list roles',
-          method: 'GET',
-          url: '/roles',
-          params: { name_filter: roleName },
-        })
-        // The filter is a case-insensitive match: keep the exact name; no such role means nothing to assign.
-        roleIds.set(roleName, roles.find((r) => r.name === roleName)?.id ?? null)
-      }
-      const roleId = roleIds.get(roleName)
-      if (!roleId) return
+      // No such role means nothing to assign (spec, C2 step 3).
+      const found = await roleId(roleName)
+      if (!found) return
       // Assigning a role the user has is a no-op: safe to re-assert on every sync.
       await management({
         what: 'assign role',
         method: 'POST',
         url: `${userPath(id)}/roles`,
-        data: { roles: [roleId] },
+        data: { roles: [found] },
       })
     },
+    ...createTenantAccessCalls(management, roleId),
   }
 
   return {
@@ -182,6 +201,12 @@ export function createTenantClient({
         return this.passwordGrant(synced.username, password, context)
       }
     },
+
+    /**
+     * Ends every session and refresh token of the tenant user `id` (Enterprise plans: per-user deletes; else its
+     * refresh tokens through `/device-credentials`): a new password alone ends none of them.
+     */
+    endSessions: (id: string): Promise<void> => api.endSessions(id),
 
     /** Revokes a refresh token (spec, C2 step 5). */
     async logout(refreshToken: string): Promise<void> {

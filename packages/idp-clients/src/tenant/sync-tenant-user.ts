@@ -3,24 +3,11 @@ import { IdpConflictError } from '../errors'
 import { emailOf, type MarketplaceUser, type SyncedUser } from '../marketplace-user'
 import { PF_USER_ROLE } from '../pf-user-role'
 import { exactTerm } from './lucene'
+import { tenantAdoptionRefusal } from './tenant-adoption-refusal'
+import type { TenantManagementApi } from './tenant-management-api'
 import type { Auth0User } from './tenant-types'
 
-/** The Management API v2 calls the sync needs (spec, C2); `createTenantClient` speaks them over HTTP. */
-export interface TenantManagementApi {
-  /** `GET /users?q=…&search_engine=v3`: eventually consistent, for hints only. */
-  searchUsers(query: string): Promise<Auth0User[]>
-  /** `GET /users-by-email`: immediately consistent, every connection. */
-  usersByEmail(email: string): Promise<Auth0User[]>
-  /** `GET /users/{id}`: immediately consistent; null when gone. */
-  getUser(id: string): Promise<Auth0User | null>
-  /** `POST /users`; rejects with `IdpConflictError` on 409. */
-  createUser(body: Record<string, unknown>): Promise<Auth0User>
-  patchUser(id: string, body: Record<string, unknown>): Promise<void>
-  /** Names of the user's roles. */
-  userRoles(id: string): Promise<string[]>
-  /** Gives the user the role of exactly this name; no such role in the tenant: nothing (spec, C2 step 3). */
-  assignRole(id: string, roleName: string): Promise<void>
-}
+export type { TenantManagementApi } from './tenant-management-api'
 
 export interface TenantSyncContext {
   connection: string
@@ -43,8 +30,10 @@ const inConnection = (user: Auth0User, connection: string) =>
  * - the holder of the email in `connection` (`users-by-email`) linked to this user is ours: `app_metadata`
  *   patched when it changed, `pf-user` re-asserted;
  * - else an account linked to this user under an older email (found by search, confirmed by `GET /users/{id}`);
- * - else an unlinked holder of the email is adopted only as `adoption` allows (checked before anything is
- *   changed), one linked to another marketplace user never (`IdpAccountConflictError`);
+ * - else an unlinked holder of the email is adopted only as `adoption` allows (`tenantAdoptionRefusal`, checked
+ *   before anything is changed), one linked to another marketplace user never (`IdpAccountConflictError`); an
+ *   adopted account gets the derived password, loses every session and refresh token (a new password ends
+ *   none), and only then the link, so a failure before it leaves the account to be adopted again;
  * - else created with the derived password; a 409 (a concurrent create) starts over from the email.
  */
 export async function syncTenantUser(
@@ -61,18 +50,32 @@ export async function syncTenantUser(
       await api.patchUser(own.user_id, { app_metadata: metadata })
     // A failure between create and role assignment must not leave the user without pf-user for good.
     await api.assignRole(own.user_id, PF_USER_ROLE)
-    return { id: own.user_id, username: own.email ?? email, created: false, adopted: false }
+    return {
+      id: own.user_id,
+      pfUserId: user.userId,
+      username: own.email ?? email,
+      created: false,
+      adopted: false,
+    }
   }
 
   async function adopt(holder: Auth0User): Promise<SyncedUser> {
-    await assertAdoptable(adoption, user.userId, {
+    await assertAdoptable(adoption, user, {
       what: `holder of the email in connection ${connection}`,
       linkedTo: linkOf(holder),
-      extraRoles: async () => (await api.userRoles(holder.user_id)).filter((name) => name !== PF_USER_ROLE),
+      refusal: () => tenantAdoptionRefusal(api, connection, holder),
     })
-    await api.patchUser(holder.user_id, { app_metadata: metadata, password, connection })
+    await api.patchUser(holder.user_id, { password, connection })
+    await api.endSessions(holder.user_id)
+    await api.patchUser(holder.user_id, { app_metadata: metadata })
     await api.assignRole(holder.user_id, PF_USER_ROLE)
-    return { id: holder.user_id, username: holder.email ?? email, created: false, adopted: true }
+    return {
+      id: holder.user_id,
+      pfUserId: user.userId,
+      username: holder.email ?? email,
+      created: false,
+      adopted: true,
+    }
   }
 
   const holderOfEmail = async () =>
@@ -95,7 +98,13 @@ export async function syncTenantUser(
       app_metadata: metadata,
     })
     await api.assignRole(created.user_id, PF_USER_ROLE)
-    return { id: created.user_id, username: created.email ?? email, created: true, adopted: false }
+    return {
+      id: created.user_id,
+      pfUserId: user.userId,
+      username: created.email ?? email,
+      created: true,
+      adopted: false,
+    }
   } catch (error) {
     if (!(error instanceof IdpConflictError)) throw error
     const winner = await holderOfEmail()

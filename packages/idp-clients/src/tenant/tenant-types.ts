@@ -6,6 +6,8 @@ export interface Auth0User {
   user_id: string
   email?: string
   email_verified?: boolean
+  /** Blocked by an administrator (absent when not). */
+  blocked?: boolean
   app_metadata?: Record<string, unknown>
   identities?: { connection: string; provider?: string; user_id?: string; isSocial?: boolean }[]
 }
@@ -21,7 +23,7 @@ export interface TenantClientOptions {
   connection?: string
   /** A custom API audience for the password grant (needed for JWT access tokens with custom claims). */
   audience?: string
-  /** What a 409 on create may do with the existing holder of the email. Default `unlinked`. */
+  /** What a 409 on create may do with the existing holder of the email. Default `verified`. */
   adoption?: AccountAdoption
   timeoutMs?: number
   /** Retries of 408, 429 and 5xx (the vendor SDK's defaults: 2 retries). */
