@@ -43,14 +43,14 @@ export interface ExchangeConfig {
     jwksUrl: string
     issuer: string
     clockToleranceSec: number
-    /** Oldest `iat` accepted, in seconds. */
-    maxTokenAgeSec: number
+    /** Oldest `iat` accepted, in seconds, when a token carries one; undefined (`off`): no limit. */
+    maxTokenAgeSec: number | undefined
     /** Least time between two JWKS fetches caused by unknown `kid`s. */
     jwksCooldownMs: number
   }
   idp: { style: 'realm'; realm: RealmSettings } | { style: 'tenant'; tenant: TenantSettings }
-  /** What a 409 on create may do with the existing holder of the email. */
-  adoption: AccountAdoption
+  /** What a 409 on create may do with the existing holder of the email (`unlinked` is read as `verified`). */
+  adoption: Exclude<AccountAdoption, 'unlinked'>
   idpTimeoutMs: number
   /** Overall deadline of one exchange; its provider calls and retries stay inside it. */
   deadlineMs: number
@@ -74,10 +74,17 @@ export function loadExchangeConfig(source: Env): ExchangeConfig {
       jwksUrl: env.url('MARKETPLACE_JWKS_URL'),
       issuer: env.required('MARKETPLACE_ISSUER'),
       clockToleranceSec: env.int('MARKETPLACE_CLOCK_TOLERANCE_SECONDS', { default: 30, min: 0, max: 300 }),
-      maxTokenAgeSec: env.int('MARKETPLACE_MAX_TOKEN_AGE_SECONDS', { default: 3600, min: 1 }),
+      maxTokenAgeSec:
+        env.optional('MARKETPLACE_MAX_TOKEN_AGE_SECONDS')?.toLowerCase() === 'off'
+          ? undefined
+          : env.int('MARKETPLACE_MAX_TOKEN_AGE_SECONDS', { default: 3600, min: 1 }),
       jwksCooldownMs: env.int('MARKETPLACE_JWKS_COOLDOWN_SECONDS', { default: 30, min: 0, max: 3600 }) * 1000,
     },
-    adoption: env.oneOf('ACCOUNT_ADOPTION', ['unlinked', 'never'] as const, 'unlinked'),
+    // `unlinked`, the second wave's name, is read as `verified` (service contract, third wave).
+    adoption:
+      env.oneOf('ACCOUNT_ADOPTION', ['verified', 'unlinked', 'never'] as const, 'verified') === 'never'
+        ? ('never' as const)
+        : ('verified' as const),
     idpTimeoutMs: env.int('IDP_TIMEOUT_MS', { default: 5000, min: 100, max: 60_000 }),
     deadlineMs: env.int('EXCHANGE_DEADLINE_MS', { default: 8000, min: 100, max: 120_000 }),
     warmCache: {

@@ -1,6 +1,7 @@
+import { createHash } from 'node:crypto'
 import type { Express } from 'express'
 import type { Registry } from 'prom-client'
-import { IdpUnavailableError } from '@pf/idp-clients'
+import { emailOf, IdpUnavailableError } from '@pf/idp-clients'
 import { createMetricsRegistry, type Logger } from '@pf/service-kit'
 import { createMarketplaceVerifier } from './adapters/marketplace-jwt'
 import { createRealmProvider } from './adapters/create-realm-provider'
@@ -50,7 +51,20 @@ export function createExchange(
     exchange: createExchanger(
       idp,
       new WarmCache(config.warmCache.ttlSeconds * 1000, config.warmCache.maxEntries),
-      { deadlineMs: config.deadlineMs },
+      {
+        deadlineMs: config.deadlineMs,
+        // An account changed hands: one line for the audit trail, the email only as its hash.
+        onAdopted: (user, synced) =>
+          logger.info(
+            {
+              event: 'account_adopted',
+              pfUserId: user.userId,
+              idpUserId: synced.id,
+              emailSha256: createHash('sha256').update(emailOf(user).toLowerCase()).digest('hex'),
+            },
+            'account adopted: its sessions and refresh tokens were ended',
+          ),
+      },
     ),
     idp,
     logger,

@@ -55,11 +55,32 @@ describe('exchange configuration in production (NODE_ENV=production)', () => {
   })
 })
 
+describe('exchange settings added in the third wave (service contract)', () => {
+  it('ACCOUNT_ADOPTION: verified (default), unlinked read as verified, never', () => {
+    const adoption = (value?: string) =>
+      loadExchangeConfig({ ...realm(STRONG, STRONG), ...(value ? { ACCOUNT_ADOPTION: value } : {}) }).adoption
+    expect([adoption(), adoption('verified'), adoption('unlinked'), adoption('never')]).toEqual([
+      'verified',
+      'verified',
+      'verified',
+      'never',
+    ])
+  })
+
+  it('MARKETPLACE_MAX_TOKEN_AGE_SECONDS accepts off (no limit on iat), else a positive integer', () => {
+    const age = (value: string) =>
+      loadExchangeConfig({ ...realm(STRONG, STRONG), MARKETPLACE_MAX_TOKEN_AGE_SECONDS: value }).marketplace
+        .maxTokenAgeSec
+    expect([age('off'), age('OFF'), age('60')]).toEqual([undefined, undefined, 60])
+    expect(problemsOf({ ...realm(STRONG, STRONG), MARKETPLACE_MAX_TOKEN_AGE_SECONDS: '0' })).toHaveLength(1)
+  })
+})
+
 describe('exchange settings added in the second wave (service contract)', () => {
-  it('defaults: adoption of unlinked holders, 3600 s token age, 8000 ms deadline, master-realm admin, no forwarded IP', () => {
+  it('defaults: adoption of verified holders, 3600 s token age, 8000 ms deadline, master-realm admin, no forwarded IP', () => {
     const config = loadExchangeConfig(realm(STRONG, STRONG))
     expect(config).toMatchObject({
-      adoption: 'unlinked',
+      adoption: 'verified',
       deadlineMs: 8000,
       marketplace: { maxTokenAgeSec: 3600, jwksCooldownMs: 30_000 },
       idp: { realm: { adminAuth: 'password', adminUser: 'pf-admin' } },

@@ -90,8 +90,9 @@ describe.each(['realm-24', 'realm-25', 'realm-26', 'tenant'] as Style[])(
 
     it('adopts a provider user that already holds the email (409)', async () => {
       const seeded = world.keycloak
-        ? world.keycloak.seedUser({ username: 'jane', email: 'jane@example.com', enabled: true }).id
-        : world.auth0!.seedUser({ email: 'jane@example.com', password: 'Other-pass-1' }).user_id
+        ? world.keycloak.seedUser({ username: 'jane', email: 'jane@example.com', emailVerified: true }).id
+        : world.auth0!.seedUser({ email: 'jane@example.com', password: 'Other-pass-1', email_verified: true })
+            .user_id
       const res = await exchange.post(world.issuer.mint(claims('u7', { email: 'jane@example.com' })))
       expect(res.status).toBe(200)
       expect(res.body.user.id).toBe(seeded)

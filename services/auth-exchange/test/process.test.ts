@@ -117,6 +117,48 @@ describe('auth-exchange process', () => {
     }
   })
 
+  it('reads ACCOUNT_ADOPTION=unlinked as verified and MARKETPLACE_MAX_TOKEN_AGE_SECONDS=off; logs the adoption once, the email hashed', async () => {
+    const { keycloak, issuer, service } = await startRealmExchange({
+      ACCOUNT_ADOPTION: 'unlinked',
+      MARKETPLACE_MAX_TOKEN_AGE_SECONDS: 'off',
+    })
+    try {
+      const { url } = service.readyLine as { url: string }
+      const post = (claims: Record<string, unknown>) =>
+        fetch(`${url}/auth/exchange`, {
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${issuer.mint({ orgId: 'o1', applicationId: 'app_1', ...claims } as never, { expiresInSec: 3 * 3600 })}`,
+          },
+        })
+      const iat = Math.floor(Date.now() / 1000) - 7200 // older than the default limit of an hour
+      const unverified = keycloak.seedUser({
+        username: 'bob',
+        email: 'bob@example.com',
+        firstName: 'B',
+        lastName: 'B',
+      })
+      const holder = keycloak.seedUser({
+        username: 'jane',
+        email: 'jane@example.com',
+        firstName: 'Jane',
+        lastName: 'Doe',
+        emailVerified: true,
+      })
+      expect((await post({ userId: 'u2', email: 'bob@example.com', iat })).status).toBe(409)
+      const res = await post({ userId: 'u3', email: 'jane@example.com', iat })
+      expect(res.status).toBe(200)
+      expect(((await res.json()) as { user: { id: string } }).user.id).toBe(holder.id)
+      expect(unverified.attributes).toEqual({})
+      expect(await service.stop('SIGTERM')).toBe(0)
+      const adopted = service.logs.filter((line) => line.event === 'account_adopted')
+      expect(adopted).toEqual([expect.objectContaining({ pfUserId: 'u3', idpUserId: holder.id })])
+      expect(JSON.stringify(adopted)).not.toContain('jane@example.com')
+    } finally {
+      await cleanup.run()
+    }
+  })
+
   it.each(['full and unread', 'closed by its reader'])(
     'exits 0 on SIGTERM with its log pipe %s (guide: whatever state its stdout is in)',
     async (state) => {

@@ -153,6 +153,7 @@ describe('adoption of the holder of the email on a 409 (ACCOUNT_ADOPTION), realm
       password: 'janes-own',
       firstName: 'Jane',
       lastName: 'Doe',
+      emailVerified: true,
       ...extra,
     })
 
@@ -175,7 +176,7 @@ describe('adoption of the holder of the email on a 409 (ACCOUNT_ADOPTION), realm
     expect(holder.attributes).toEqual({})
   })
 
-  it('adopts an unlinked plain account by default, and none with ACCOUNT_ADOPTION=never', async () => {
+  it('adopts a verified plain account by default, and none with ACCOUNT_ADOPTION=never', async () => {
     const holder = seedHolder()
     const never = await startExchange(world, { configure: (config) => ({ ...config, adoption: 'never' }) })
     try {

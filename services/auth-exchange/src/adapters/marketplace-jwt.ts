@@ -12,7 +12,8 @@ export interface MarketplaceVerifierOptions {
   issuer: string
   applicationId: string
   clockToleranceSec: number
-  maxTokenAgeSec: number
+  /** Oldest `iat` accepted, when the token has one; undefined: no limit. */
+  maxTokenAgeSec: number | undefined
   jwksCooldownMs: number
 }
 
@@ -33,8 +34,9 @@ const text = (payload: JwtClaims, name: string) => {
  * Verifies a marketplace JWT (spec, C: signature, issuer, applicationId, expiry) with jsonwebtoken and jwks-rsa:
  * asymmetric algorithms only (never `none`, never HMAC keyed with a public key), the key of its `kid` from the
  * JWKS (kept; unknown `kid`s refetch at most once per cool-down), `iss`, `exp` required, `exp`/`nbf` with a
- * small clock tolerance, `iat` no older than `maxTokenAgeSec`, then the `applicationId` claim. Reads `userId`,
- * `orgId`, `applicationId`, the optional `email` and the optional OpenID names `given_name`/`family_name`.
+ * small clock tolerance, `iat` (optional: the spec never names it) no older than `maxTokenAgeSec` when present,
+ * then the `applicationId` claim. Reads `userId`, `orgId`, `applicationId`, the optional `email` and
+ * `email_verified`, and the optional OpenID names `given_name`/`family_name`.
  * The issuer's keys out of reach is `MarketplaceUnavailableError` (503), not the caller's fault.
  */
 export function createMarketplaceVerifier({
@@ -73,6 +75,8 @@ export function createMarketplaceVerifier({
       orgId,
       applicationId,
       email: text(payload, 'email') ?? null,
+      // Only an explicit false counts: absent, the marketplace says nothing either way.
+      emailVerified: payload.email_verified === false || payload.email_verified === 'false' ? false : null,
       firstName: text(payload, 'given_name') ?? null,
       lastName: text(payload, 'family_name') ?? null,
     }

@@ -21,12 +21,16 @@ export interface ExchangeResult {
  * the same attributes (warm cache) skips the sync; if the grant then says the user or password is gone, the
  * full flow runs. Concurrent first exchanges of one user in this process share one sync; across processes the
  * clients' 409 handling leaves exactly one provider user. Each exchange has one deadline (`deadlineMs`) that
- * every provider call and retry inside it respects.
+ * every provider call and retry inside it respects. `onAdopted` hears once of each sync that adopted an
+ * existing account (concurrent exchanges share one sync).
  */
 export function createExchanger(
   idp: IdentityProvider,
   cache: WarmCache,
-  { deadlineMs = 8000 }: { deadlineMs?: number } = {},
+  {
+    deadlineMs = 8000,
+    onAdopted = () => {},
+  }: { deadlineMs?: number; onAdopted?: (user: MarketplaceUser, synced: SyncedUser) => void } = {},
 ) {
   const syncing = new Map<string, Promise<SyncedUser>>()
   const keyOf = (user: MarketplaceUser) =>
@@ -70,7 +74,13 @@ export function createExchanger(
     }
     let sync = syncing.get(key)
     if (!sync) {
-      sync = idp.syncUser(user).finally(() => syncing.delete(key))
+      sync = idp
+        .syncUser(user)
+        .then((synced) => {
+          if (synced.adopted) onAdopted(user, synced)
+          return synced
+        })
+        .finally(() => syncing.delete(key))
       syncing.set(key, sync)
     }
     const synced = await sync
