@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto'
 import jwt from 'jsonwebtoken'
 import { createCleanup } from '@pf/testkit'
 import { SigningKey } from '@pf/testkit/emulators'
@@ -6,6 +7,15 @@ import { claims, startExchange, startWorld, type Exchange, type World } from './
 let world: World
 let exchange: Exchange
 const cleanup = createCleanup(afterAll)
+// RSA keys are generated once for the suite (each takes a while on a busy machine): a stranger's key, whose
+// tokens claim any kid.
+const stranger = new SigningKey()
+const forged = (payload: object, kid = stranger.kid) =>
+  jwt.sign({ ...payload, iss: world.issuer.issuer }, privatePem(stranger), {
+    algorithm: 'RS256',
+    keyid: kid,
+    expiresIn: 60,
+  })
 beforeAll(async () => {
   world = cleanup.add(await startWorld('realm-26'), (w) => w.stop())
   exchange = cleanup.add(await startExchange(world), (e) => e.close())
@@ -53,10 +63,7 @@ describe('marketplace JWT attacks are all refused with 401 invalid_token and WWW
     ],
     ['a wrong issuer', () => world.issuer.mint({ ...claims('a5'), iss: 'https://evil.example' } as never)],
     ['another application', () => world.issuer.mint(claims('a6', { applicationId: 'app_other' }))],
-    [
-      'an unknown kid (another key)',
-      () => new SigningKey().sign({ ...claims('a7'), iss: world.issuer.issuer }, 60),
-    ],
+    ['an unknown kid (another key)', () => forged(claims('a7'))],
     [
       'a tampered payload',
       () => {
@@ -98,6 +105,38 @@ describe('marketplace JWT attacks are all refused with 401 invalid_token and WWW
   })
 })
 
+describe('iat is optional (the spec never names it); exp stays required', () => {
+  const withoutIat = (userId: string) =>
+    jwt.sign({ ...claims(userId), iss: world.issuer.issuer }, privatePem(), {
+      algorithm: 'RS256',
+      keyid: world.issuer.key().kid,
+      expiresIn: 300,
+      noTimestamp: true,
+    })
+
+  it('accepts a token without iat: MARKETPLACE_MAX_TOKEN_AGE_SECONDS applies only when iat is present', async () => {
+    const token = withoutIat('i1')
+    expect(JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString())).not.toHaveProperty('iat')
+    expect((await exchange.post(token)).status).toBe(200)
+  })
+
+  it('with MARKETPLACE_MAX_TOKEN_AGE_SECONDS=off accepts an old iat, and still refuses a token without exp', async () => {
+    const off = await startExchange(world, {
+      configure: (config) => ({
+        ...config,
+        marketplace: { ...config.marketplace, maxTokenAgeSec: undefined },
+      }),
+    })
+    try {
+      const old = world.issuer.mint(claims('i2', { iat: now() - 7200 }), { expiresInSec: 3 * 3600 })
+      expect((await off.post(old)).status).toBe(200)
+      expect((await off.post(world.issuer.mint(claims('i3'), { expiresInSec: null }))).status).toBe(401)
+    } finally {
+      await off.close()
+    }
+  })
+})
+
 describe('the marketplace JWKS: a cache strangers cannot drain, and 503 when the keys cannot be fetched', () => {
   let own: Exchange
   beforeAll(async () => {
@@ -111,9 +150,7 @@ describe('the marketplace JWKS: a cache strangers cannot drain, and 503 when the
     expect((await own.post(world.issuer.mint(claims('k1')))).status).toBe(200)
     const before = world.issuer.jwksRequests()
     const strangers = await Promise.all(
-      Array.from({ length: 20 }, (_, i) =>
-        own.post(new SigningKey().sign({ ...claims(`x${i}`), iss: world.issuer.issuer }, 60)),
-      ),
+      Array.from({ length: 20 }, (_, i) => own.post(forged(claims(`x${i}`), randomUUID()))),
     )
     expect(strangers.map((r) => r.status)).toEqual(Array(20).fill(401))
     expect(world.issuer.jwksRequests() - before).toBeLessThanOrEqual(1)
@@ -145,10 +182,10 @@ describe('the marketplace JWKS: a cache strangers cannot drain, and 503 when the
   })
 })
 
-// The issuer's current private key, through a token it signs: SigningKey keeps it private, so sign via jwt
-// with a key exported for this test only.
-function privatePem(): string {
-  return (world.issuer.key() as unknown as { privateKey: { export(o: object): string } }).privateKey.export({
+// A key's private half (the issuer's current one by default): SigningKey keeps it private, so it is exported
+// here for forging tokens in this test only.
+function privatePem(key: SigningKey = world.issuer.key()): string {
+  return (key as unknown as { privateKey: { export(o: object): string } }).privateKey.export({
     format: 'pem',
     type: 'pkcs8',
   })
