@@ -1,10 +1,11 @@
+import { createCleanup } from '@pf/testkit'
 import { createHash } from 'node:crypto'
 import type { EmulatedKeycloakUser, KeycloakEmulatorOptions } from '@pf/testkit/emulators'
 import {
   CLIENT_SECRET,
   claims,
   startExchange,
-  startWorld,
+  startWorldOn,
   withRealmSettings,
   type Exchange,
   type Style,
@@ -16,13 +17,10 @@ import {
 // local, unlinked holder with a plain password and nothing beyond pf-user and the default roles, and ends its
 // sessions first.
 
+// What a test starts is stopped after it, whatever failed (world first started, last stopped).
+const cleanup = createCleanup(afterEach)
 let world: World
-let exchange: Exchange | undefined
-afterEach(async () => {
-  await exchange?.close()
-  exchange = undefined
-  await world.stop()
-})
+let exchange: Exchange
 
 const EMAIL = 'jane@example.com'
 const seedHolder = (extra: Partial<EmulatedKeycloakUser> = {}) =>
@@ -59,8 +57,8 @@ async function holderSignsIn(holder: EmulatedKeycloakUser, scope: string) {
 
 describe.each(['realm-24', 'realm-25', 'realm-26'] as Style[])('adoption on %s', (style) => {
   it('adopts a verified plain holder, ending its sessions and refresh tokens (offline ones too) before issuing ours', async () => {
-    world = await startWorld(style)
-    exchange = await startExchange(world)
+    world = await startWorldOn(cleanup, style)
+    exchange = cleanup.add(await startExchange(world), (e) => e.close())
     const holder = seedHolder()
     const online = await holderSignsIn(holder, 'openid')
     const offline = await holderSignsIn(holder, 'openid offline_access')
@@ -141,8 +139,8 @@ describe('adoption refusals on realm-26: 409 account_conflict, the holder untouc
   it.each(cases.map(([name, extra, options]) => ({ name, extra, options })))(
     '$name',
     async ({ extra, options: keycloakOptions }) => {
-      world = await startWorld('realm-26', { keycloak: keycloakOptions })
-      exchange = await startExchange(world)
+      world = await startWorldOn(cleanup, 'realm-26', { keycloak: keycloakOptions })
+      exchange = cleanup.add(await startExchange(world), (e) => e.close())
       const holder = seedHolder(extra(world.keycloak))
       const refresh = await holderSignsIn(holder, 'openid').catch(() => undefined)
       const res = await exchange.post(world.issuer.mint(claims('u2', { email: EMAIL })))
@@ -159,8 +157,8 @@ describe('adoption refusals on realm-26: 409 account_conflict, the holder untouc
   )
 
   it('never adopts when the marketplace token says email_verified: false', async () => {
-    world = await startWorld('realm-26')
-    exchange = await startExchange(world)
+    world = await startWorldOn(cleanup, 'realm-26')
+    exchange = cleanup.add(await startExchange(world), (e) => e.close())
     const holder = seedHolder()
     const res = await exchange.post(world.issuer.mint(claims('u3', { email: EMAIL, email_verified: false })))
     expect(res.status).toBe(409)
@@ -169,8 +167,8 @@ describe('adoption refusals on realm-26: 409 account_conflict, the holder untouc
   })
 
   it("adopts a holder whose client roles are within the default roles' effective set (account:manage-account)", async () => {
-    world = await startWorld('realm-26')
-    exchange = await startExchange(world)
+    world = await startWorldOn(cleanup, 'realm-26')
+    exchange = cleanup.add(await startExchange(world), (e) => e.close())
     const holder = seedHolder({ clientRoles: { account: ['manage-account'] } })
     expect((await exchange.post(world.issuer.mint(claims('u4', { email: EMAIL })))).status).toBe(200)
     expect(holder.attributes.pfUserId).toEqual(['u4'])
@@ -188,10 +186,10 @@ describe('adoption with the service account (REALM_ADMIN_AUTH=client_credentials
     })
 
   it('fails closed (502 naming the role) when it may not view client roles, which role mappings would hide', async () => {
-    world = await startWorld('realm-25', {
+    world = await startWorldOn(cleanup, 'realm-25', {
       keycloak: serviceAccount(['manage-users', 'view-users', 'query-users', 'view-realm']),
     })
-    exchange = await asServiceAccount()
+    exchange = cleanup.add(await asServiceAccount(), (e) => e.close())
     const holder = seedHolder({ clientRoles: { 'realm-management': ['realm-admin'] } })
     const res = await exchange.post(world.issuer.mint(claims('u5', { email: EMAIL })))
     expect(res.status).toBe(502)
@@ -200,10 +198,10 @@ describe('adoption with the service account (REALM_ADMIN_AUTH=client_credentials
   })
 
   it('sees the holder’s client roles once it has view-clients, and refuses realm-admin', async () => {
-    world = await startWorld('realm-25', {
+    world = await startWorldOn(cleanup, 'realm-25', {
       keycloak: serviceAccount(['manage-users', 'view-users', 'query-users', 'view-realm', 'view-clients']),
     })
-    exchange = await asServiceAccount()
+    exchange = cleanup.add(await asServiceAccount(), (e) => e.close())
     seedHolder({ clientRoles: { 'realm-management': ['realm-admin'] } })
     const res = await exchange.post(world.issuer.mint(claims('u6', { email: EMAIL })))
     expect(res.status).toBe(409)
@@ -211,23 +209,23 @@ describe('adoption with the service account (REALM_ADMIN_AUTH=client_credentials
   })
 
   it("adopts on Keycloak 26 with deploy/keycloak's roles when the realm has organizations off (read with view-realm)", async () => {
-    world = await startWorld('realm-26', {
+    world = await startWorldOn(cleanup, 'realm-26', {
       keycloak: serviceAccount(['manage-users', 'view-users', 'query-users', 'view-realm', 'view-clients']),
     })
-    exchange = await asServiceAccount(26)
+    exchange = cleanup.add(await asServiceAccount(26), (e) => e.close())
     const holder = seedHolder()
     expect((await exchange.post(world.issuer.mint(claims('u9', { email: EMAIL })))).status).toBe(200)
     expect(holder.attributes.pfUserId).toEqual(['u9'])
   })
 
   it('fails closed on Keycloak 26 when it may not read organizations (manage-realm), instead of guessing none', async () => {
-    world = await startWorld('realm-26', {
+    world = await startWorldOn(cleanup, 'realm-26', {
       keycloak: {
         ...serviceAccount(['manage-users', 'view-users', 'query-users', 'view-realm', 'view-clients']),
         organizationsEnabled: true,
       },
     })
-    exchange = await asServiceAccount(26)
+    exchange = cleanup.add(await asServiceAccount(26), (e) => e.close())
     const holder = seedHolder()
     const res = await exchange.post(world.issuer.mint(claims('u8', { email: EMAIL })))
     expect(res.status).toBe(502)
@@ -238,8 +236,8 @@ describe('adoption with the service account (REALM_ADMIN_AUTH=client_credentials
 
 describe('the adoption log line', () => {
   it('records each adoption once: both ids and the email hashed, never the email itself', async () => {
-    world = await startWorld('realm-26')
-    exchange = await startExchange(world)
+    world = await startWorldOn(cleanup, 'realm-26')
+    exchange = cleanup.add(await startExchange(world), (e) => e.close())
     const holder = seedHolder()
     const token = world.issuer.mint(claims('u7', { email: EMAIL }))
     await Promise.all([exchange.post(token), exchange.post(token)])

@@ -1,18 +1,16 @@
 import type { Auth0EmulatorOptions, EmulatedAuth0User } from '@pf/testkit/emulators'
-import { CLIENT_SECRET, claims, startExchange, startWorld, type Exchange, type World } from './support'
+import { createCleanup } from '@pf/testkit'
+import { CLIENT_SECRET, claims, startExchange, startWorldOn, type Exchange, type World } from './support'
 
 // Issue 22 for Auth0, through POST /auth/exchange against the emulated tenant over HTTP: adoption takes over
 // only a verified, unblocked, unlinked holder of the connection with a plain password, no organization and
 // nothing beyond pf-user, and ends its sessions and refresh tokens first (per user on Enterprise plans, through
 // device-credentials otherwise).
 
+// What a test starts is stopped after it, whatever failed (world first started, last stopped).
+const cleanup = createCleanup(afterEach)
 let world: World
-let exchange: Exchange | undefined
-afterEach(async () => {
-  await exchange?.close()
-  exchange = undefined
-  await world.stop()
-})
+let exchange: Exchange
 
 const EMAIL = 'jane@example.com'
 const PF_USER = {
@@ -48,8 +46,8 @@ describe.each([
   ['a tenant without them (refresh tokens revoked through device-credentials)', false],
 ])('adoption on %s', (_name, sessionEndpoints) => {
   it('adopts a verified plain holder and ends its refresh tokens before issuing ours', async () => {
-    world = await startWorld('tenant', { auth0: { sessionEndpoints } })
-    exchange = await startExchange(world)
+    world = await startWorldOn(cleanup, 'tenant', { auth0: { sessionEndpoints } })
+    exchange = cleanup.add(await startExchange(world), (e) => e.close())
     const holder = seedHolder()
     const refresh = await holderSignsIn()
     world.auth0!.startSession(holder.user_id)
@@ -114,8 +112,8 @@ describe('adoption refusals on Auth0: 409 account_conflict, the holder untouched
   it.each(cases.map(([name, extra, options]) => ({ name, extra, options })))(
     '$name',
     async ({ extra, options: auth0Options }) => {
-      world = await startWorld('tenant', { auth0: auth0Options })
-      exchange = await startExchange(world)
+      world = await startWorldOn(cleanup, 'tenant', { auth0: auth0Options })
+      exchange = cleanup.add(await startExchange(world), (e) => e.close())
       const holder = seedHolder(extra)
       const res = await exchange.post(world.issuer.mint(claims('u2', { email: EMAIL })))
       expect(res.status).toBe(409)
@@ -129,8 +127,8 @@ describe('adoption refusals on Auth0: 409 account_conflict, the holder untouched
   )
 
   it('never adopts when the marketplace token says email_verified: false', async () => {
-    world = await startWorld('tenant')
-    exchange = await startExchange(world)
+    world = await startWorldOn(cleanup, 'tenant')
+    exchange = cleanup.add(await startExchange(world), (e) => e.close())
     const holder = seedHolder()
     const res = await exchange.post(world.issuer.mint(claims('u3', { email: EMAIL, email_verified: false })))
     expect(res.status).toBe(409)
@@ -138,14 +136,14 @@ describe('adoption refusals on Auth0: 409 account_conflict, the holder untouched
   })
 
   it("adopts a holder whose direct permissions are pf-user's own", async () => {
-    world = await startWorld('tenant', { auth0: { roles: [PF_USER] } })
-    exchange = await startExchange(world)
+    world = await startWorldOn(cleanup, 'tenant', { auth0: { roles: [PF_USER] } })
+    exchange = cleanup.add(await startExchange(world), (e) => e.close())
     seedHolder({ permissions: [...PF_USER.permissions] })
     expect((await exchange.post(world.issuer.mint(claims('u4', { email: EMAIL })))).status).toBe(200)
   })
 
   it('answers 502 naming the missing Management API scope, before changing anything', async () => {
-    world = await startWorld('tenant', {
+    world = await startWorldOn(cleanup, 'tenant', {
       auth0: {
         clients: [
           {
@@ -156,7 +154,7 @@ describe('adoption refusals on Auth0: 409 account_conflict, the holder untouched
         ],
       },
     })
-    exchange = await startExchange(world)
+    exchange = cleanup.add(await startExchange(world), (e) => e.close())
     const holder = seedHolder()
     const res = await exchange.post(world.issuer.mint(claims('u5', { email: EMAIL })))
     expect(res.status).toBe(502)

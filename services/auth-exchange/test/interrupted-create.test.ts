@@ -1,4 +1,5 @@
-import { claims, startExchange, startWorld, type Exchange, type World } from './support'
+import { createCleanup } from '@pf/testkit'
+import { claims, startExchange, startWorldOn, type Exchange, type World } from './support'
 
 // Issue 22, "Keycloak 24, interrupted create": version 24 leaves UPDATE_PASSWORD on a user created with a
 // non-temporary password, and the exchange removes it right after the create. A create interrupted between
@@ -6,20 +7,18 @@ import { claims, startExchange, startWorld, type Exchange, type World } from './
 // good ("Account is not fully set up" on every grant). Through POST /auth/exchange, the emulator's fault acting
 // after the request was served.
 
+// What a test starts is stopped after it, whatever failed (world first started, last stopped).
+const cleanup = createCleanup(afterEach)
 let world: World
 let exchange: Exchange
-afterEach(async () => {
-  await exchange.close()
-  await world.stop()
-})
 const createUser = (call: { method: string; path: string }) =>
   call.method === 'POST' && call.path === '/admin/realms/pf/users'
 const stored = (username: string) => [...world.keycloak!.users.values()].find((u) => u.username === username)!
 
 describe('Keycloak 24: a create interrupted before its clean-up', () => {
   beforeEach(async () => {
-    world = await startWorld('realm-24')
-    exchange = await startExchange(world)
+    world = await startWorldOn(cleanup, 'realm-24')
+    exchange = cleanup.add(await startExchange(world), (e) => e.close())
   })
 
   it('a 503 after POST /users stored the user: the next exchange clears the stray UPDATE_PASSWORD and signs in', async () => {
@@ -86,8 +85,8 @@ describe('Keycloak 24: a create interrupted before its clean-up', () => {
 
 describe('Keycloak 26 has no such quirk', () => {
   it('treats UPDATE_PASSWORD as an administrator’s action there: 502, untouched', async () => {
-    world = await startWorld('realm-26')
-    exchange = await startExchange(world)
+    world = await startWorldOn(cleanup, 'realm-26')
+    exchange = cleanup.add(await startExchange(world), (e) => e.close())
     expect((await exchange.post(world.issuer.mint(claims('i5')))).status).toBe(200)
     stored('pf-i5').requiredActions = ['UPDATE_PASSWORD']
     const again = await startExchange(world)

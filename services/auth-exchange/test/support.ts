@@ -16,6 +16,7 @@ import {
   type KeycloakEmulatorOptions,
 } from '@pf/testkit/emulators'
 import { startMarketplaceIssuer, type MarketplaceIssuer } from '@pf/testkit/platform'
+import type { Cleanup } from '@pf/testkit'
 import type { ExchangeConfig } from '../src/config'
 import { createExchange } from '../src/create-exchange'
 
@@ -255,3 +256,7 @@ export const withTenantSettings = (
   config.idp.style === 'tenant'
     ? { ...config, idp: { ...config.idp, tenant: { ...config.idp.tenant, ...tenant } } }
     : config
+
+/** `startWorld`, its stop registered on `cleanup` as soon as it runs. */
+export const startWorldOn = async (cleanup: Cleanup, ...args: Parameters<typeof startWorld>) =>
+  cleanup.add(await startWorld(...args), (world) => world.stop())
