@@ -16,7 +16,15 @@ export interface QueueConfig {
   queuePrefix: string
 }
 
-export interface ReceiverConfig extends QueueConfig {
+/** What each job gets: attempts and backoff of its handler, and how many finished jobs Redis keeps. */
+export interface JobConfig {
+  jobAttempts: number
+  jobBackoffMs: number
+  keepCompleted: number
+  keepFailed: number
+}
+
+export interface ReceiverConfig extends QueueConfig, JobConfig {
   port: number
   logLevel: string
   /** Current secret first; more during a rotation. */
@@ -25,17 +33,21 @@ export interface ReceiverConfig extends QueueConfig {
   tls?: { cert: Buffer; key: Buffer }
   maxBodyBytes: number
   dedupTtlSeconds: number
+  /** Oldest signed `timestamp` handed to the worker; older events are quarantined as `stale`. */
+  maxAgeSeconds: number
   enqueueTimeoutMs: number
-  jobAttempts: number
-  jobBackoffMs: number
-  keepCompleted: number
-  keepFailed: number
+  /** Quarantined events kept (the newest), apart from the dead letters. */
+  keepQuarantined: number
   /** Token of the bull-board dashboard at /admin/queues; unset: no dashboard. */
   dashboardToken?: string
+  /** The dashboard shows, never changes, the queue (`QUEUE_DASHBOARD_READ_ONLY`, default true). */
+  dashboardReadOnly: boolean
   /** HTTP time-outs, connection cap and drain time (`HTTP_*`, `SHUTDOWN_DRAIN_MS`). */
   server: ServerLimits
   /** `READY_CACHE_MS`, `METRICS_PORT`. */
   ops: OpsSettings
+  /** What start-up should say at warn level, once the logger exists (a short webhook secret in production). */
+  warnings: string[]
 }
 
 export interface WorkerConfig extends QueueConfig {
@@ -55,6 +67,15 @@ export interface WorkerConfig extends QueueConfig {
 }
 
 const DAY = 24 * 60 * 60
+const HOUR = 60 * 60
+
+/**
+ * The shortest `WEBHOOK_MAX_AGE_SECONDS`: the platform's last retry comes 7 h 12 min 30 s after the event, with
+ * the same signed `timestamp`; 5 minutes more for clock skew and the delivery itself.
+ */
+export const MIN_MAX_AGE_SECONDS = PLATFORM_RETRY_HORIZON_SECONDS + 5 * 60
+/** The shortest `WEBHOOK_DEDUP_TTL_SECONDS`: its default maximum age (the TTL less one hour) must be allowed. */
+export const MIN_DEDUP_TTL_SECONDS = MIN_MAX_AGE_SECONDS + HOUR
 
 /**
  * Where Redis is: `REDIS_URL`, or Sentinel (`REDIS_SENTINELS` + `REDIS_SENTINEL_NAME`), or Cluster
@@ -119,9 +140,36 @@ function readQueueConfig(env: ReturnType<typeof createEnvReader>): QueueConfig {
   return { redis, queuePrefix }
 }
 
-/** How long a `webhookId` stays known: at least the platform's whole retry horizon. */
+/** How long a `webhookId` stays known: beyond the platform's whole retry horizon (see `readMaxAgeSeconds`). */
 function readDedupTtlSeconds(env: ReturnType<typeof createEnvReader>): number {
-  return env.int('WEBHOOK_DEDUP_TTL_SECONDS', { default: 7 * DAY, min: PLATFORM_RETRY_HORIZON_SECONDS })
+  return env.int('WEBHOOK_DEDUP_TTL_SECONDS', { default: 7 * DAY, min: MIN_DEDUP_TTL_SECONDS })
+}
+
+/**
+ * How old a signed `timestamp` may be: shorter than the dedup window, so that a delivery captured and replayed
+ * once its webhookId is forgotten is `stale`, never taken for a new event; at least the platform's retry
+ * horizon plus 5 minutes, so that its last retry is never stale.
+ */
+function readMaxAgeSeconds(env: ReturnType<typeof createEnvReader>, dedupTtlSeconds: number): number {
+  const maxAge = env.int('WEBHOOK_MAX_AGE_SECONDS', { default: dedupTtlSeconds - HOUR, min: 1 })
+  if (maxAge < MIN_MAX_AGE_SECONDS)
+    env.problem(
+      `WEBHOOK_MAX_AGE_SECONDS must be at least ${MIN_MAX_AGE_SECONDS}, the platform's retry horizon (7 h 12 min 30 s) plus 5 min (got ${maxAge})`,
+    )
+  else if (maxAge >= dedupTtlSeconds)
+    env.problem(
+      `WEBHOOK_MAX_AGE_SECONDS must be shorter than WEBHOOK_DEDUP_TTL_SECONDS, so that a delivery replayed after its webhookId is forgotten is stale (got ${maxAge} and ${dedupTtlSeconds})`,
+    )
+  return maxAge
+}
+
+function readJobConfig(env: ReturnType<typeof createEnvReader>): JobConfig {
+  return {
+    jobAttempts: env.int('WEBHOOK_JOB_ATTEMPTS', { default: 10, min: 1 }),
+    jobBackoffMs: env.int('WEBHOOK_JOB_BACKOFF_MS', { default: 1000, min: 1 }),
+    keepCompleted: env.int('WEBHOOK_KEEP_COMPLETED', { default: 1000, min: 0 }),
+    keepFailed: env.int('WEBHOOK_KEEP_FAILED', { default: 10_000, min: 1 }),
+  }
 }
 
 function readTls(env: ReturnType<typeof createEnvReader>): ReceiverConfig['tls'] {
@@ -140,16 +188,20 @@ function readTls(env: ReturnType<typeof createEnvReader>): ReceiverConfig['tls']
   }
 }
 
-export interface DeadLettersConfig extends QueueConfig {
+export interface DeadLettersConfig extends QueueConfig, JobConfig {
   /** How long the command waits for Redis before it gives up. */
   timeoutMs: number
 }
 
-/** Redis, the queue prefix and a time-out: what the dead-letters command needs. */
+/**
+ * Redis, the queue prefix and a time-out: what the dead-letters command needs; and the receiver's job
+ * settings, which a quarantined event handed on by `replay` gets like any other.
+ */
 export function loadDeadLettersConfig(source: Env): DeadLettersConfig {
   const env = createEnvReader(source)
   const config = {
     ...readQueueConfig(env),
+    ...readJobConfig(env),
     timeoutMs: env.int('DEAD_LETTERS_TIMEOUT_MS', { default: 10_000, min: 100 }),
   }
   env.done()
@@ -166,6 +218,7 @@ export function loadReceiverConfig(source: Env): ReceiverConfig {
   const port = env.int('PORT', { default: 3001, min: 0, max: 65535 })
   const config: ReceiverConfig = {
     ...readQueueConfig(env),
+    ...readJobConfig(env),
     port,
     logLevel: env.string('LOG_LEVEL', 'info'),
     secrets: secrets as [string, ...string[]],
@@ -173,21 +226,23 @@ export function loadReceiverConfig(source: Env): ReceiverConfig {
     tls: readTls(env),
     maxBodyBytes: env.int('WEBHOOK_MAX_BODY_BYTES', { default: 1024 * 1024, min: 1024 }),
     dedupTtlSeconds: readDedupTtlSeconds(env),
+    maxAgeSeconds: 0,
     enqueueTimeoutMs: env.int('WEBHOOK_ENQUEUE_TIMEOUT_MS', { default: 2000, min: 50, max: 4000 }),
-    jobAttempts: env.int('WEBHOOK_JOB_ATTEMPTS', { default: 10, min: 1 }),
-    jobBackoffMs: env.int('WEBHOOK_JOB_BACKOFF_MS', { default: 1000, min: 1 }),
-    keepCompleted: env.int('WEBHOOK_KEEP_COMPLETED', { default: 1000, min: 0 }),
-    keepFailed: env.int('WEBHOOK_KEEP_FAILED', { default: 10_000, min: 1 }),
+    keepQuarantined: env.int('WEBHOOK_KEEP_QUARANTINED', { default: 10_000, min: 1 }),
     dashboardToken: env.optional('QUEUE_DASHBOARD_TOKEN'),
+    dashboardReadOnly: env.bool('QUEUE_DASHBOARD_READ_ONLY', true),
     server: readServerLimits(env),
     ops: readOpsSettings(env, { port }),
+    warnings: [],
   }
+  config.maxAgeSeconds = readMaxAgeSeconds(env, config.dedupTtlSeconds)
   if (config.dashboardToken !== undefined && config.dashboardToken.length < 16) {
     env.problem('QUEUE_DASHBOARD_TOKEN must be at least 16 characters')
   }
-  checkProductionSecrets(env, [
-    // An HMAC-SHA256 key: shorter than its 32-byte output is weaker than the signature it makes.
-    { name: 'PF_WEBHOOK_SECRET', values: secrets, minBytes: 32 },
+  config.warnings = checkProductionSecrets(env, [
+    // An HMAC-SHA256 key shorter than its 32-byte output is weaker than the signature it makes; but the
+    // platform generates it and the operator cannot lengthen it: a warning, not a refusal.
+    { name: 'PF_WEBHOOK_SECRET', values: secrets, minBytes: 32, warnWhenShort: 'the platform generates it' },
     { name: 'QUEUE_DASHBOARD_TOKEN', values: config.dashboardToken ? [config.dashboardToken] : [] },
   ])
   const allowPlainHttp = env.bool('ALLOW_PLAIN_HTTP', false)

@@ -17,12 +17,20 @@ import { createQueueDashboard } from './routes/create-queue-dashboard'
 import { createWebhookHandler } from './routes/create-webhook-handler'
 
 export interface ReceiverDeps {
-  /** The queue and token of the bull-board dashboard; no dashboard without it. */
-  dashboard?: { queue: Queue; token: string }
-  config: { path: string; secrets: readonly [string, ...string[]]; maxBodyBytes: number; ops?: OpsSettings }
+  /** The queue and token of the bull-board dashboard (read-only unless `readOnly` is false); none without it. */
+  dashboard?: { queue: Queue; token: string; readOnly?: boolean }
+  config: {
+    path: string
+    secrets: readonly [string, ...string[]]
+    maxBodyBytes: number
+    maxAgeSeconds: number
+    ops?: OpsSettings
+  }
   store: EventStore
   logger: Logger
   registry: Registry
+  /** The clock, in ms since the epoch (tests of events with a fixed time). */
+  clock?: () => number
 }
 
 /** The receiver's request listener, and the Express app behind it (everything but the webhook itself). */
@@ -33,29 +41,30 @@ type Refused = IncomingMessage & { [REFUSAL]?: unknown }
 
 /**
  * The receiver's app: `POST {path}` (the webhook) is answered before Express routes anything, the hot path;
- * everything else, and every refusal of a webhook, goes through Express: `/health`, `/ready` (Redis answers),
+ * everything else, and every refusal of a webhook, goes through Express: `/health`, `/ready` (Redis answers and
+ * has the replicas the store waits for),
  * `/metrics`, `/openapi.json`, the dashboard, 404s, and the one error handler that maps codes to statuses.
  *
  * @example
  * const app = createApp({ config, store, logger, registry: createMetricsRegistry('pf_receiver') })
  * await listen(app, { port: 3001 })
  */
-export function createApp({ config, store, logger, registry, dashboard }: ReceiverDeps): ReceiverApp {
+export function createApp({ config, store, logger, registry, dashboard, clock }: ReceiverDeps): ReceiverApp {
   const app = express()
   app.disable('x-powered-by')
   app.disable('etag')
   const metrics = createReceiverMetrics(registry, store)
   // A refused webhook arrives with its error: straight to the error handler.
   app.use((req, _res, next) => next((req as Refused)[REFUSAL]))
-  app.use(createOpsRouter({ registry, ready: () => store.ping(), logger, ops: config.ops }))
+  app.use(createOpsRouter({ registry, ready: () => store.ready(), logger, ops: config.ops }))
   app.get('/openapi.json', openApiRoute(receiverOpenApi(config.path)))
-  if (dashboard) app.use(createQueueDashboard(dashboard.queue, dashboard.token))
+  if (dashboard) app.use(createQueueDashboard(dashboard))
   app.use((_req, res) => {
     res.status(404).json({ error: 'not found' })
   })
   app.use(createErrorHandler({ logger, statusByCode: RECEIVER_HTTP_STATUS }))
 
-  const webhook = createWebhookHandler({ ...config, store, metrics, logger })
+  const webhook = createWebhookHandler({ ...config, clock, store, metrics, logger })
   const isWebhook = (req: IncomingMessage) => {
     if (req.method !== 'POST') return false
     const url = req.url ?? ''

@@ -8,7 +8,7 @@ export interface Receiver {
   app: ReceiverApp
   /** What `/metrics` shows (on `METRICS_PORT` when set). */
   registry: Registry
-  /** Resolves when Redis answers. */
+  /** Resolves when Redis answers and has the replicas `REDIS_WAIT_REPLICAS` asks for. */
   ready(): Promise<void>
   /** Closes the event store (its Redis connection); the HTTP server is the caller's. */
   close(): Promise<void>
@@ -20,7 +20,9 @@ export function createReceiver(
   { logger, registry = createMetricsRegistry('pf_receiver') }: { logger: Logger; registry?: Registry },
 ): Receiver {
   const { store, queue } = createBullmqEventStore({ ...config, prefix: config.queuePrefix, logger })
-  const dashboard = config.dashboardToken ? { queue, token: config.dashboardToken } : undefined
+  const dashboard = config.dashboardToken
+    ? { queue, token: config.dashboardToken, readOnly: config.dashboardReadOnly }
+    : undefined
   const app = createApp({ config, store, logger, registry, dashboard })
-  return { app, registry, ready: () => store.ping(), close: () => store.close() }
+  return { app, registry, ready: () => store.ready(), close: () => store.close() }
 }

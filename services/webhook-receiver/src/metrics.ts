@@ -26,7 +26,13 @@ export function createReceiverMetrics(registry: Registry, store: EventStore) {
     }),
     unknownKinds: new Counter({
       name: 'pf_webhooks_unknown_kind_total',
-      help: 'Verified events of a kind this receiver does not know, acknowledged and ignored',
+      help: 'Verified events of a kind this receiver does not know, acknowledged and quarantined (invalid_data)',
+      registers: [registry],
+    }),
+    quarantined: new Counter({
+      name: 'pf_webhooks_quarantined_total',
+      help: 'Verified events acknowledged and kept from the handlers, by reason (invalid_data, stale, future)',
+      labelNames: ['reason'],
       registers: [registry],
     }),
     rejected: new Counter({

@@ -33,7 +33,8 @@ export function receiverOpenApi(path: string) {
           requestBody: { schema: ref('WebhookEnvelope') },
           responses: {
             '200': {
-              description: 'stored (or a known webhookId, or an unknown kind: acknowledged)',
+              description:
+                'stored for the worker, a known webhookId, or quarantined (invalid data, an unknown kind, a timestamp out of the window): acknowledged',
               schema: {
                 type: 'object',
                 properties: { received: { const: true } },
@@ -41,7 +42,10 @@ export function receiverOpenApi(path: string) {
                 additionalProperties: false,
               },
             },
-            '400': { description: 'signed, but not JSON or not an envelope', schema: ref('Error') },
+            '400': {
+              description: 'signed, but not a JSON object, without a usable webhookId, or nested too deep',
+              schema: ref('Error'),
+            },
             '401': { description: 'missing or wrong signature', schema: ref('Error') },
             '413': { description: 'body too large', schema: ref('Error') },
             '503': { description: 'Redis did not confirm in time: retry later', schema: ref('Error') },

@@ -16,10 +16,17 @@ const problemsOf = (env: Record<string, string>) => {
 const SECRET_32 = 'whsec_'.padEnd(32, 'x')
 
 describe('receiver configuration in production (NODE_ENV=production)', () => {
-  it('refuses a webhook secret under 32 bytes (an HMAC-SHA256 key) or a placeholder, in any rotation slot', () => {
-    expect(problemsOf({ NODE_ENV: 'production', ALLOW_PLAIN_HTTP: 'true', PF_WEBHOOK_SECRET: 'x' })).toEqual([
-      'PF_WEBHOOK_SECRET must be at least 32 bytes when NODE_ENV=production (got 1)',
+  it('warns about a webhook secret under 32 bytes (the platform generates it), refuses a placeholder, in any rotation slot', () => {
+    const short = {
+      NODE_ENV: 'production',
+      ALLOW_PLAIN_HTTP: 'true',
+      PF_WEBHOOK_SECRET: `${SECRET_32},whsec_short`,
+    }
+    expect(problemsOf(short)).toEqual([])
+    expect(loadReceiverConfig(short).warnings).toEqual([
+      'PF_WEBHOOK_SECRET is 11 bytes, under 32: accepted, as the platform generates it',
     ])
+    expect(loadReceiverConfig({ ...short, PF_WEBHOOK_SECRET: SECRET_32 }).warnings).toEqual([])
     expect(
       problemsOf({
         NODE_ENV: 'production',
@@ -28,6 +35,20 @@ describe('receiver configuration in production (NODE_ENV=production)', () => {
       }),
     ).toEqual([
       'PF_WEBHOOK_SECRET holds a placeholder or public value: set your own secret when NODE_ENV=production',
+    ])
+  })
+
+  it('still refuses a dashboard token that is a placeholder', () => {
+    expect(
+      problemsOf({
+        NODE_ENV: 'production',
+        ALLOW_PLAIN_HTTP: 'true',
+        PF_WEBHOOK_SECRET: SECRET_32,
+        QUEUE_DASHBOARD_TOKEN: 'change-me',
+      }),
+    ).toEqual([
+      'QUEUE_DASHBOARD_TOKEN must be at least 16 characters',
+      'QUEUE_DASHBOARD_TOKEN holds a placeholder or public value: set your own secret when NODE_ENV=production',
     ])
   })
 
@@ -133,6 +154,49 @@ describe('where Redis is: one URL, Sentinel or Cluster (service contract, second
     ],
   ])('refuses %j in one line', (env, problem) => {
     expect(problemsOf({ PF_WEBHOOK_SECRET: 'x', ...env })).toEqual([expect.stringMatching(problem)])
+  })
+})
+
+describe('replay protection and the quarantine (service contract, third wave)', () => {
+  it('defaults WEBHOOK_MAX_AGE_SECONDS to the dedup window less one hour, keeps 10 000 quarantined events, a read-only dashboard', () => {
+    expect(loadReceiverConfig({ PF_WEBHOOK_SECRET: 'x' })).toMatchObject({
+      dedupTtlSeconds: 604_800,
+      maxAgeSeconds: 601_200,
+      keepQuarantined: 10_000,
+      dashboardReadOnly: true,
+    })
+    expect(
+      loadReceiverConfig({ PF_WEBHOOK_SECRET: 'x', WEBHOOK_DEDUP_TTL_SECONDS: '29850' }).maxAgeSeconds,
+    ).toBe(26_250)
+    expect(
+      loadReceiverConfig({ PF_WEBHOOK_SECRET: 'x', QUEUE_DASHBOARD_READ_ONLY: 'false' }).dashboardReadOnly,
+    ).toBe(false)
+  })
+
+  it.each([
+    [
+      { WEBHOOK_MAX_AGE_SECONDS: '26249' },
+      "WEBHOOK_MAX_AGE_SECONDS must be at least 26250, the platform's retry horizon (7 h 12 min 30 s) plus 5 min (got 26249)",
+    ],
+    [
+      { WEBHOOK_MAX_AGE_SECONDS: '604800' },
+      'WEBHOOK_MAX_AGE_SECONDS must be shorter than WEBHOOK_DEDUP_TTL_SECONDS, so that a delivery replayed after its webhookId is forgotten is stale (got 604800 and 604800)',
+    ],
+    // The TTL's minimum rose with the maximum age: the platform's retry horizon + 5 min + the default hour.
+    [
+      { WEBHOOK_DEDUP_TTL_SECONDS: '29849' },
+      'WEBHOOK_DEDUP_TTL_SECONDS must be an integer >= 29850 (got "29849")',
+    ],
+    [{ WEBHOOK_KEEP_QUARANTINED: '0' }, 'WEBHOOK_KEEP_QUARANTINED must be an integer >= 1 (got "0")'],
+  ])('refuses %j in one line', (env, problem) => {
+    expect(problemsOf({ PF_WEBHOOK_SECRET: 'x', ...env })).toEqual([problem])
+  })
+
+  it('gives the dead-letter command the job settings a replayed quarantined event gets', () => {
+    expect(loadDeadLettersConfig({ WEBHOOK_JOB_ATTEMPTS: '4' })).toMatchObject({
+      jobAttempts: 4,
+      keepFailed: 10_000,
+    })
   })
 })
 

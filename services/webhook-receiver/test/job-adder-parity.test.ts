@@ -2,12 +2,15 @@ import { randomUUID } from 'node:crypto'
 import { Queue, Worker, type Job } from 'bullmq'
 import { createCleanup } from '@pf/testkit'
 import { startRedis, type RedisHandle } from '@pf/testkit/redis'
+import { addJobKeepingMarker } from '../src/adapters/add-job-keeping-marker'
 import { BULLMQ_VERSION_PINNED, createJobAdder } from '../src/adapters/create-job-adder'
 import { createRedisConnection, type RedisConnection } from '../src/adapters/create-redis-connection'
 import { WEBHOOK_QUEUE_NAME } from '../src/adapters/queue-names'
 import { makeEvent, uniquePrefix, urlTarget } from './support'
 
-// The batched enqueue must leave Redis exactly as Queue.add does: same job hashes, lists, markers and events.
+// The batched enqueue must leave Redis exactly as its fallback (Queue.add's script, in a MULTI that keeps the dedup
+// marker independent of the job) does, and so as Queue.add does but for the markers: same job hashes, lists,
+// markers and events.
 let redis: RedisHandle
 let client: RedisConnection
 const cleanup = createCleanup(afterAll)
@@ -56,16 +59,41 @@ async function snapshot(prefix: string): Promise<Record<string, unknown>> {
   return state
 }
 
+/**
+ * Queue.add's state as the receiver's enqueues leave it: each dedup marker holds `job:<id>` instead of the job's
+ * id (so that removing the job leaves it), and so do the events that name the marker's job on a duplicate.
+ */
+function withKeptMarkers(state: Record<string, unknown>): Record<string, unknown> {
+  const kept = (id: unknown) => `job:${id as string}`
+  return Object.fromEntries(
+    Object.entries(state).map(([name, value]) => {
+      if (name.includes(':de:'))
+        return [name, { ...(value as object), value: kept((value as { value: string }).value) }]
+      if (!name.endsWith(':events')) return [name, value]
+      return [
+        name,
+        (value as string[][]).map((fields) =>
+          fields[1] === 'debounced' || fields[1] === 'deduplicated'
+            ? fields.map((field, i) => (fields[i - 1] === 'jobId' ? kept(field) : field))
+            : fields,
+        ),
+      ]
+    }),
+  )
+}
+
 describe(`the batched enqueue against Queue.add (BullMQ ${BULLMQ_VERSION_PINNED})`, () => {
   it.each([
     ['running', false],
     ['paused (jobs go to the paused list, no marker)', true],
   ])(
-    'leaves the same Redis state as Queue.add, queue %s: jobs, lists, id counter, dedup markers with their TTL, events',
+    "leaves the same Redis state as the Queue.add fallback, queue %s: jobs, lists, id counter, dedup markers with their TTL, events; Queue.add's own but for the markers",
     async (_state, paused) => {
       const viaAdd = uniquePrefix()
+      const viaFallback = uniquePrefix()
       const viaBatch = uniquePrefix()
       const queue = queueOf(viaAdd)
+      const fallbackQueue = queueOf(viaFallback)
       const batchQueue = queueOf(viaBatch)
       const producer = createRedisConnection(urlTarget(redis.url), 'producer')
       const adder = createJobAdder({
@@ -76,22 +104,20 @@ describe(`the batched enqueue against Queue.add (BullMQ ${BULLMQ_VERSION_PINNED}
         waitTimeoutMs: 1000,
       })
       try {
-        if (paused) {
-          await queue.pause()
-          await batchQueue.pause()
-        }
+        if (paused) for (const q of [queue, fallbackQueue, batchQueue]) await q.pause()
         const events = ['session.created', 'purchase.completed', 'session.ended'].map((kind) =>
           makeEvent(kind),
         )
-        // The second delivery of the first event is a duplicate on both paths.
+        // The second delivery of the first event is a duplicate on every path.
         const deliveries = [...events, events[0]!].map((event) => ({ event, jobId: randomUUID() }))
         const added: string[] = []
+        const fallback: string[] = []
         for (const { event, jobId } of deliveries) {
-          const job = await queue.add(event.event as string, event, {
-            jobId,
-            deduplication: { id: event.webhookId as string, ttl: TTL_MS },
-          })
-          added.push(job.id as string)
+          const deduplication = { id: event.webhookId as string, ttl: TTL_MS }
+          added.push((await queue.add(event.event as string, event, { jobId, deduplication })).id as string)
+          fallback.push(
+            await addJobKeepingMarker(fallbackQueue, event.event as string, event, { jobId, deduplication }),
+          )
         }
         // All in one event-loop turn: one script call for the four.
         const batched = await Promise.all(
@@ -99,20 +125,67 @@ describe(`the batched enqueue against Queue.add (BullMQ ${BULLMQ_VERSION_PINNED}
             adder.add(event.event as string, JSON.stringify(event), jobId, event.webhookId as string),
           ),
         )
-        expect(batched).toEqual(added)
-        expect(batched[3]).toBe(deliveries[0]!.jobId)
-        const state = await snapshot(viaAdd)
+        expect(batched).toEqual(fallback)
+        expect(batched[3]).toBe(`job:${deliveries[0]!.jobId}`)
+        expect(added[3]).toBe(deliveries[0]!.jobId)
+        const state = await snapshot(viaFallback)
         // 3 jobs, 3 dedup markers, the wait (or paused) list, the id counter, events, meta, and unless paused
         // the workers' marker.
         expect(Object.keys(state)).toHaveLength(paused ? 10 : 11)
         expect(await snapshot(viaBatch)).toEqual(state)
+        expect(withKeptMarkers(await snapshot(viaAdd))).toEqual(state)
       } finally {
         producer.disconnect()
-        await queue.close()
-        await batchQueue.close()
+        for (const q of [queue, fallbackQueue, batchQueue]) await q.close()
       }
     },
   )
+
+  it('keeps the dedup marker when the job is removed (job.remove, Queue.clean), on both paths; Queue.add alone loses it', async () => {
+    const prefix = uniquePrefix()
+    const queue = queueOf(prefix)
+    const producer = createRedisConnection(urlTarget(redis.url), 'producer')
+    const adder = createJobAdder({
+      connection: producer,
+      queue,
+      deduplicationTtlMs: TTL_MS,
+      waitReplicas: 0,
+      waitTimeoutMs: 1000,
+    })
+    try {
+      const [plain, kept, batched] = ['session.created', 'session.ended', 'purchase.completed'].map((kind) =>
+        makeEvent(kind),
+      )
+      const deduplication = (event: typeof plain) => ({ id: event!.webhookId as string, ttl: TTL_MS })
+      const marker = (event: typeof plain) =>
+        client.get(`${prefix}:${WEBHOOK_QUEUE_NAME}:de:${event!.webhookId as string}`)
+      await queue.add('session.created', plain, { jobId: 'plain', deduplication: deduplication(plain) })
+      await addJobKeepingMarker(queue, 'session.ended', kept, {
+        jobId: 'kept',
+        deduplication: deduplication(kept),
+      })
+      await adder.add('purchase.completed', JSON.stringify(batched), 'batched', batched!.webhookId as string)
+
+      await (await queue.getJob('kept'))!.remove()
+      await (await queue.getJob('plain'))!.remove()
+      expect(await queue.clean(0, 10, 'wait')).toEqual(['batched'])
+      expect(await queue.getJobCounts('waiting')).toMatchObject({ waiting: 0 })
+      expect(await marker(kept)).toBe('job:kept')
+      expect(await marker(batched)).toBe('job:batched')
+      expect(await marker(plain)).toBeNull()
+      // So a redelivery is a duplicate on the receiver's paths, not a new job.
+      expect(
+        await addJobKeepingMarker(queue, 'session.ended', kept, {
+          jobId: 'again',
+          deduplication: deduplication(kept),
+        }),
+      ).toBe('job:kept')
+      expect(await queue.getJobCounts('waiting')).toMatchObject({ waiting: 0 })
+    } finally {
+      producer.disconnect()
+      await queue.close()
+    }
+  })
 
   it('hands a plain BullMQ worker the same job (name, data, options, attempts) as Queue.add', async () => {
     const prefix = uniquePrefix()

@@ -191,7 +191,50 @@ describe('receiver process', () => {
     expect(result.stderr).toBe(
       'webhook-receiver: invalid configuration: PF_WEBHOOK_SECRET is required (comma-separated during a rotation); ' +
         'PORT must be an integer >= 0 and <= 65535 (got "http"); TLS_CERT_FILE and TLS_KEY_FILE must be set together; ' +
-        'WEBHOOK_DEDUP_TTL_SECONDS must be an integer >= 25950 (got "60")\n',
+        'WEBHOOK_DEDUP_TTL_SECONDS must be an integer >= 29850 (got "60")\n',
+    )
+  })
+
+  it('exits 1 in one line when WEBHOOK_MAX_AGE_SECONDS is not shorter than the dedup window', () => {
+    const result = spawnSync(process.execPath, [join(dist, 'main.js')], {
+      env: {
+        PATH: process.env.PATH,
+        PF_WEBHOOK_SECRET: SECRET,
+        WEBHOOK_DEDUP_TTL_SECONDS: '86400',
+        WEBHOOK_MAX_AGE_SECONDS: '86400',
+      },
+      encoding: 'utf8',
+    })
+    expect(result.status).toBe(1)
+    expect(result.stderr).toBe(
+      'webhook-receiver: invalid configuration: WEBHOOK_MAX_AGE_SECONDS must be shorter than WEBHOOK_DEDUP_TTL_SECONDS, ' +
+        'so that a delivery replayed after its webhookId is forgotten is stale (got 86400 and 86400)\n',
+    )
+  })
+
+  it('starts in production with a webhook secret under 32 bytes, saying so once at warn (the platform generates it); a placeholder still exits 1', async () => {
+    const production = {
+      NODE_ENV: 'production',
+      ALLOW_PLAIN_HTTP: 'true',
+      REDIS_URL: redis.url,
+      WEBHOOK_QUEUE_PREFIX: uniquePrefix(),
+    }
+    const receiver = await start('main.js', { ...production, PF_WEBHOOK_SECRET: 'whsec_0123456789' })
+    const { url } = receiver.readyLine as { url: string }
+    const body = JSON.stringify(makeEvent('session.created'))
+    expect((await postSigned(`${url}/webhooks/pf`, body, { secret: 'whsec_0123456789' })).status).toBe(200)
+    expect(receiver.logs.filter((line) => line.level === 40).map((line) => line.msg)).toEqual([
+      'PF_WEBHOOK_SECRET is 16 bytes, under 32: accepted, as the platform generates it',
+    ])
+    expect(JSON.stringify(receiver.logs)).not.toContain('whsec_0123456789')
+
+    const placeholder = spawnSync(process.execPath, [join(dist, 'main.js')], {
+      env: { PATH: process.env.PATH, ...production, PF_WEBHOOK_SECRET: 'change-me' },
+      encoding: 'utf8',
+    })
+    expect(placeholder.status).toBe(1)
+    expect(placeholder.stderr).toBe(
+      'webhook-receiver: invalid configuration: PF_WEBHOOK_SECRET holds a placeholder or public value: set your own secret when NODE_ENV=production\n',
     )
   })
 
@@ -278,6 +321,73 @@ describe('pf-dead-letters command', () => {
     expect(result.stderr).toMatch(
       /^pf-dead-letters: reaching Redis at 127\.0\.0\.1:\d+ \(prefix \{pf\}\) took longer than 300 ms\n$/,
     )
+  })
+
+  it('lists quarantined events with their reason; replay hands on what passes validation, whatever its age, and keeps what still fails', async () => {
+    const prefix = uniquePrefix()
+    const env = { REDIS_URL: redis.url, WEBHOOK_QUEUE_PREFIX: prefix, PF_WEBHOOK_SECRET: SECRET }
+    const receiver = await start('main.js', env)
+    const dir = mkdtempSync(join(tmpdir(), 'pf-replay-'))
+    const handlers = join(dir, 'handlers.cjs')
+    writeFileSync(
+      handlers,
+      `const fs = require('fs')
+exports.handlers = { 'purchase.completed': async (event) => fs.appendFileSync(${JSON.stringify(join(dir, 'handled'))}, event.webhookId + '\\n') }\n`,
+    )
+    await start('worker.js', { ...env, WEBHOOK_HANDLERS: handlers })
+    const url = `${(receiver.readyLine as { url: string }).url}/webhooks/pf`
+    const handled = () => (existsSync(join(dir, 'handled')) ? readFileSync(join(dir, 'handled'), 'utf8') : '')
+
+    // A delivery of the platform's manual replay, days after the event; an event our schema refuses.
+    const stale = makeEvent('purchase.completed', {
+      timestamp: new Date(Date.now() - 9 * 24 * 3600_000).toISOString(),
+    })
+    const invalid = makeEvent('purchase.completed', { data: { purchaseId: 'p_1' } })
+    for (const event of [stale, invalid])
+      expect((await postSigned(url, JSON.stringify(event))).status).toBe(200)
+    const warnings = receiver.logs.filter((line) => String(line.msg).startsWith('event quarantined'))
+    expect(warnings.map((line) => [line.level, line.webhookId, line.reason])).toEqual([
+      [40, stale.webhookId, 'stale'],
+      [40, invalid.webhookId, 'invalid_data'],
+    ])
+
+    const listed = deadLetters(['list', '--json'], env)
+    expect(listed.status).toBe(0)
+    expect(JSON.parse(listed.stdout)).toEqual([
+      expect.objectContaining({
+        webhookId: invalid.webhookId,
+        reason: 'invalid_data',
+        failedReason: expect.stringMatching(/data\.sessionId is required/),
+      }),
+      expect.objectContaining({ webhookId: stale.webhookId, reason: 'stale', event: 'purchase.completed' }),
+    ])
+    expect(deadLetters(['list'], env).stdout).toMatch(/reason.*\n(.*\n)*.*invalid_data(.*\n)*.*stale/)
+
+    const kept = deadLetters(['replay', invalid.webhookId], env)
+    expect(kept.status).toBe(1)
+    expect(kept.stderr).toMatch(
+      new RegExp(
+        `^pf-dead-letters: ${invalid.webhookId} still fails validation, kept: .*data\\.sessionId is required`,
+      ),
+    )
+
+    const all = deadLetters(['replay', '--all'], env)
+    expect(all.status).toBe(0)
+    expect(all.stdout).toMatch(/^replayed 1 dead letter\(s\)\n/)
+    expect(all.stdout).toContain(`still invalid, kept: `)
+    await waitFor(
+      () => handled().includes(stale.webhookId),
+      10_000,
+      'the worker to handle the replayed event',
+    )
+    expect(handled()).toBe(`${stale.webhookId}\n`)
+    expect(JSON.parse(deadLetters(['list', '--json'], env).stdout)).toEqual([
+      expect.objectContaining({ webhookId: invalid.webhookId, reason: 'invalid_data' }),
+    ])
+    // The platform's retry of the replayed event is still a duplicate.
+    expect((await postSigned(url, JSON.stringify(stale))).status).toBe(200)
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    expect(handled()).toBe(`${stale.webhookId}\n`)
   })
 
   it('says which id it could not find (not "failed to start")', () => {

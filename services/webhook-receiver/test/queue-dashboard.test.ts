@@ -1,5 +1,5 @@
 import { startRedis, type RedisHandle } from '@pf/testkit/redis'
-import { startReceiver, uniquePrefix, type StartedReceiver } from './support'
+import { makeEvent, postSigned, startReceiver, uniquePrefix, type StartedReceiver } from './support'
 
 const TOKEN = 'dashboard-token-0123456789'
 let redis: RedisHandle
@@ -33,5 +33,50 @@ describe('the queue dashboard (bull-board at /admin/queues)', () => {
     const api = await fetch(`${receiver.url}/admin/queues/api/queues`, { headers: basic(TOKEN) })
     expect(api.status).toBe(200)
     expect(JSON.stringify(await api.json())).toContain('webhooks')
+  })
+
+  /** Accepts one event, and the dashboard API's action on its job (bull-board's "clean" removes the job). */
+  async function acceptOne() {
+    const body = JSON.stringify(makeEvent('session.created'))
+    expect((await postSigned(receiver.webhookUrl, body)).status).toBe(200)
+    const [job] = await receiver.queue.getJobs(['waiting'])
+    const act = (action: string) =>
+      fetch(`${receiver.url}/admin/queues/api/queues/webhooks/${job!.id!}/${action}`, {
+        method: 'PUT',
+        headers: basic(TOKEN),
+      })
+    const queueAction = (action: string) =>
+      fetch(`${receiver.url}/admin/queues/api/queues/webhooks/${action}`, {
+        method: 'PUT',
+        headers: basic(TOKEN),
+      })
+    return { body, act, queueAction }
+  }
+  const waiting = async () => (await receiver.queue.getJobCounts('waiting')).waiting
+
+  it('is read-only by default (QUEUE_DASHBOARD_READ_ONLY): removing a job, cleaning, emptying or pausing the queue answers 405 and changes nothing', async () => {
+    receiver = await startReceiver(redis.url, uniquePrefix(), { dashboardToken: TOKEN })
+    const { act, queueAction } = await acceptOne()
+    expect((await act('clean')).status).toBe(405)
+    expect((await queueAction('clean/waiting')).status).toBe(405)
+    expect((await queueAction('empty')).status).toBe(405)
+    expect((await queueAction('pause')).status).toBe(405)
+    expect(await waiting()).toBe(1)
+    expect(await receiver.queue.isPaused()).toBe(false)
+    // Reading still works.
+    const api = await fetch(`${receiver.url}/admin/queues/api/queues`, { headers: basic(TOKEN) })
+    expect(api.status).toBe(200)
+  })
+
+  it("removes a job with QUEUE_DASHBOARD_READ_ONLY=false, and the platform's retry of its webhookId is still a duplicate", async () => {
+    receiver = await startReceiver(redis.url, uniquePrefix(), {
+      dashboardToken: TOKEN,
+      dashboardReadOnly: false,
+    })
+    const { body, act } = await acceptOne()
+    expect((await act('clean')).status).toBe(204)
+    expect(await waiting()).toBe(0)
+    expect((await postSigned(receiver.webhookUrl, body)).status).toBe(200)
+    expect(await waiting()).toBe(0)
   })
 })

@@ -2,6 +2,7 @@ import { loadTestVectors } from '@pf/testkit'
 import { startRedis, type RedisHandle } from '@pf/testkit/redis'
 import { signWebhook } from '@pf/signing'
 import { createWebhookWorker } from '../src/adapters/create-webhook-worker'
+import { listDeadLetters } from '../src/adapters/dead-letters'
 import {
   workerConnection,
   makeEvent,
@@ -33,6 +34,10 @@ describe('POST /webhooks/pf verifies X-PF-Signature over the raw body (spec, rec
   it.each(loadTestVectors().webhook)(
     'accepts the test vector $value and stores the event as sent',
     async (v) => {
+      // The vectors are events of a fixed day: the receiver's clock is set to it, as for a fresh delivery.
+      await receiver.stop()
+      const sentAt = Date.parse((JSON.parse(v.body) as { timestamp: string }).timestamp)
+      receiver = await startReceiver(redis.url, uniquePrefix(), { clock: () => sentAt + 1000 })
       const res = await postSigned(receiver.webhookUrl, Buffer.from(v.body, 'utf8'), { signature: v.value })
       expect(res.status).toBe(200)
       expect(await json(res)).toEqual({ received: true })
@@ -79,19 +84,19 @@ describe('POST /webhooks/pf verifies X-PF-Signature over the raw body (spec, rec
     expect(Object.keys(await json(res))).toEqual(['error'])
   })
 
-  it('answers 400 {error} for a correctly signed body that is not JSON, or not an envelope', async () => {
+  it('answers 400 {error} for a correctly signed body that is not JSON, or has no webhookId to deduplicate on', async () => {
     const notJson = await postSigned(receiver.webhookUrl, 'event=session.created')
     expect(notJson.status).toBe(400)
     expect(Object.keys(await json(notJson))).toEqual(['error'])
-    const notEnvelope = await postSigned(receiver.webhookUrl, JSON.stringify({ event: 'session.created' }))
-    expect(notEnvelope.status).toBe(400)
-    expect((await json(notEnvelope)).error).toMatch(/timestamp is required/)
+    const noWebhookId = await postSigned(receiver.webhookUrl, JSON.stringify({ event: 'session.created' }))
+    expect(noWebhookId.status).toBe(400)
+    expect((await json(noWebhookId)).error).toMatch(/webhookId is required/)
     expect(await storedJobs()).toHaveLength(0)
   })
 })
 
-describe('unknown event kinds are acknowledged and ignored (spec, receiver rule 4)', () => {
-  it('answers 200 {received: true} and stores nothing', async () => {
+describe('unknown event kinds are ignored with a warning (spec, receiver rule 4)', () => {
+  it('answers 200 {received: true}, hands nothing to the worker, and keeps the event quarantined', async () => {
     const res = await postSigned(
       receiver.webhookUrl,
       JSON.stringify(makeEvent('session.paused', { data: {} })),
@@ -99,6 +104,9 @@ describe('unknown event kinds are acknowledged and ignored (spec, receiver rule 
     expect(res.status).toBe(200)
     expect(await json(res)).toEqual({ received: true })
     expect(await storedJobs()).toHaveLength(0)
+    expect(await listDeadLetters(receiver.queue)).toEqual([
+      expect.objectContaining({ event: 'session.paused', reason: 'invalid_data' }),
+    ])
   })
 })
 

@@ -166,3 +166,78 @@ exports.handlers = { 'session.created': record }\n`,
     }
   })
 })
+
+/** The receiver's log lines about REDIS_WAIT_REPLICAS (the one that says the topology cannot confirm writes). */
+const replicaLines = (service: ServiceProcess) =>
+  service.logs.filter((line) => line.setting === 'REDIS_WAIT_REPLICAS' && line.level === 50)
+
+const readyStatus = async (service: ServiceProcess) =>
+  (await fetch(`${service.readyLine.url as string}/ready`)).status
+
+;(haBinaries ? describe : describe.skip)(
+  'a topology that cannot confirm writes is said, not discovered one 503 at a time (REDIS_WAIT_REPLICAS=1)',
+  () => {
+    it('Cluster whose masters have no replica: one line at start naming the setting and both ways out, /ready 503; REDIS_WAIT_REPLICAS=0 is ready', async () => {
+      const redis = await startRedisCluster({ masters: 3, replicasPerMaster: 0 })
+      try {
+        const env = {
+          REDIS_CLUSTER_NODES: redis.addresses.map(({ host, port }) => `${host}:${port}`).join(','),
+          PF_WEBHOOK_SECRET: SECRET,
+        }
+        const receiver = await start('main.js', env, 'webhook receiver listening')
+        await waitFor(() => replicaLines(receiver).length > 0, 20_000, 'the line about replicas')
+        for (let i = 0; i < 3; i += 1) expect(await readyStatus(receiver)).toBe(503)
+        const [line, ...more] = replicaLines(receiver)
+        expect(more).toEqual([])
+        expect(line).toMatchObject({ wanted: 1, online: 0 })
+        expect(line!.msg).toMatch(
+          /^REDIS_WAIT_REPLICAS=1 but the Redis primary holding the queue has 0 replica/,
+        )
+        expect(line!.msg).toMatch(/Add replicas to that primary, or set REDIS_WAIT_REPLICAS=0/)
+
+        const relaxed = await start(
+          'main.js',
+          { ...env, REDIS_WAIT_REPLICAS: '0' },
+          'webhook receiver listening',
+        )
+        await waitFor(async () => (await readyStatus(relaxed)) === 200, 20_000, 'the receiver to be ready')
+        const url = `${relaxed.readyLine.url as string}/webhooks/pf`
+        expect((await postSigned(url, JSON.stringify(makeEvent('session.created')))).status).toBe(200)
+        expect(replicaLines(relaxed)).toEqual([])
+      } finally {
+        await redis.stop()
+      }
+    })
+
+    it('Sentinel primary left without a replica by a failover: /ready turns 503, the reason logged once', async () => {
+      const redis = await startRedisSentinel({ replicas: 1 })
+      try {
+        const receiver = await start(
+          'main.js',
+          {
+            REDIS_SENTINELS: redis.sentinels.map(({ host, port }) => `${host}:${port}`).join(','),
+            REDIS_SENTINEL_NAME: redis.name,
+            PF_WEBHOOK_SECRET: SECRET,
+          },
+          'webhook receiver listening',
+        )
+        await waitFor(async () => (await readyStatus(receiver)) === 200, 20_000, 'the receiver to be ready')
+        const url = `${receiver.readyLine.url as string}/webhooks/pf`
+        expect((await postSigned(url, JSON.stringify(makeEvent('session.created')))).status).toBe(200)
+        expect(replicaLines(receiver)).toEqual([])
+
+        await redis.nodes[0]!.stop('SIGKILL')
+        await waitFor(
+          () => replicaLines(receiver).length > 0,
+          30_000,
+          'the line about replicas after the failover',
+        )
+        for (let i = 0; i < 3; i += 1) expect(await readyStatus(receiver)).toBe(503)
+        expect(replicaLines(receiver)).toHaveLength(1)
+        expect(replicaLines(receiver)[0]).toMatchObject({ wanted: 1, online: 0 })
+      } finally {
+        await redis.stop()
+      }
+    })
+  },
+)

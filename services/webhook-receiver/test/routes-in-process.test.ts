@@ -62,35 +62,39 @@ describe('the door: bounds and checks before the 200 (guide: every input has a b
     expect(metrics).toMatch(/pf_webhooks_rejected_total\{reason="invalid_envelope"\} 1/)
   })
 
-  it('accepts nesting up to 32 levels (an unknown kind, acknowledged and ignored: rule 4)', async () => {
+  it('accepts nesting up to 32 levels (an unknown kind, acknowledged and quarantined: rule 4)', async () => {
     const { app: target, store } = app()
     const unknown = { ...makeEvent('session.created'), event: 'session.paused' }
     const body = JSON.stringify(unknown).replace('"data":{', `"data":{"deep":${nested(30)},`)
     const res = await post(target, body)
     expect([res.status, res.body]).toEqual([200, { received: true }])
     expect(store.stored).toEqual([])
+    expect(store.quarantined).toEqual([expect.objectContaining({ reason: 'invalid_data' })])
   })
 
-  it('refuses a known kind whose data does not match the spec with 400 before any 200', async () => {
-    const { app: target, store } = app()
+  it('acknowledges a known kind whose data does not match the spec, quarantined with the errors (guide, "Refusals")', async () => {
+    const { app: target, store, registry } = app()
     const event = makeEvent('session.created')
     const bad = { ...event, data: { ...(event.data as object), tokenCost: 'twelve' } }
     const res = await post(target, JSON.stringify(bad))
-    expect(res.status).toBe(400)
-    expect(res.body).toEqual({ error: expect.stringMatching(/^invalid session\.created event: .*tokenCost/) })
+    expect([res.status, res.body]).toEqual([200, { received: true }])
     expect(store.stored).toEqual([])
+    expect(store.quarantined).toEqual([
+      { webhookId: event.webhookId, reason: 'invalid_data', detail: 'data.tokenCost must be integer' },
+    ])
+    expect(await registry.metrics()).toMatch(/pf_webhooks_quarantined_total\{reason="invalid_data"\} 1/)
   })
 
-  it.each([
-    ['a webhookId longer than 200 characters', { webhookId: `wh_${'x'.repeat(198)}` }],
-    ['a webhookId without the wh_ prefix', { webhookId: 'evt_1' }],
-    ['no timestamp', { timestamp: undefined }],
-  ])('refuses %s with 400 {error}', async (_case, overrides) => {
+  it('refuses a webhookId longer than 200 characters with 400 {error}: nothing to deduplicate on', async () => {
     const { app: target, store } = app()
-    const res = await post(target, JSON.stringify(makeEvent('session.ended', overrides)))
+    const res = await post(
+      target,
+      JSON.stringify(makeEvent('session.ended', { webhookId: `wh_${'x'.repeat(198)}` })),
+    )
     expect(res.status).toBe(400)
-    expect(res.body).toEqual({ error: expect.stringMatching(/^invalid session\.ended event/) })
+    expect(res.body).toEqual({ error: 'webhookId is longer than 200 characters' })
     expect(store.stored).toEqual([])
+    expect(store.quarantined).toEqual([])
   })
 
   it('accepts a webhookId of exactly 200 characters', async () => {

@@ -4,7 +4,7 @@ import { createLogger, createMetricsRegistry, listen, type RunningServer } from 
 import { signWebhook, SIGNATURE_HEADER } from '@pf/signing'
 import type { Queue } from 'bullmq'
 import { createApp } from '../src/create-app'
-import type { AcceptOutcome, EventStore } from '../src/core/event-store'
+import type { AcceptOutcome, EventStore, QuarantineOutcome, QuarantineReason } from '../src/core/event-store'
 import { createWorkerMetrics } from '../src/metrics'
 import { createBullmqEventStore } from '../src/adapters/create-bullmq-event-store'
 import { createRedisConnection } from '../src/adapters/create-redis-connection'
@@ -35,6 +35,10 @@ export const receiverDefaults = {
   jobBackoffMs: 20,
   keepCompleted: 0,
   keepFailed: 100,
+  keepQuarantined: 100,
+  /** The default: the dedup window less one hour. */
+  maxAgeSeconds: 7 * 24 * 3600 - 3600,
+  dashboardReadOnly: true,
 }
 
 /** A plain `REDIS_URL` target. */
@@ -47,18 +51,26 @@ export const workerConnection = (url: string) => createRedisConnection(urlTarget
 export async function startReceiver(
   redis: string | RedisTarget,
   prefix: string,
-  overrides: Partial<typeof receiverDefaults> & { dashboardToken?: string; viaQueueAdd?: boolean } = {},
+  overrides: Partial<typeof receiverDefaults> & {
+    dashboardToken?: string
+    viaQueueAdd?: boolean
+    /** The receiver's clock (ms since the epoch), for events of a fixed time such as the test vectors. */
+    clock?: () => number
+  } = {},
 ): Promise<StartedReceiver> {
-  const config = { ...receiverDefaults, ...overrides }
+  const { clock, ...config } = { ...receiverDefaults, ...overrides }
   const target = typeof redis === 'string' ? urlTarget(redis) : redis
   const { store, queue } = createBullmqEventStore({ redis: target, prefix, ...config })
-  const dashboard = config.dashboardToken ? { queue, token: config.dashboardToken } : undefined
+  const dashboard = config.dashboardToken
+    ? { queue, token: config.dashboardToken, readOnly: config.dashboardReadOnly }
+    : undefined
   const app = createApp({
     config,
     store,
     logger: silentLogger,
     registry: createMetricsRegistry('test'),
     dashboard,
+    clock,
   })
   const running = await listen(app, { port: 0, host: '127.0.0.1' })
   return {
@@ -126,17 +138,32 @@ export async function waitFor(
 /** A response's JSON body, typed loosely for assertions. */
 export const json = async (res: Response) => (await res.json()) as Record<string, unknown>
 
-/** An in-memory event store that dedups by webhookId: for in-process tests where Redis is not the point. */
-export function memoryStore(): EventStore & { stored: string[] } {
+/**
+ * An in-memory event store that dedups by webhookId: for in-process tests where Redis is not the point.
+ * `stored` lists the webhookIds accepted for the worker, `quarantined` the others with their reason.
+ */
+export function memoryStore(): EventStore & {
+  stored: string[]
+  quarantined: { webhookId: string; reason: QuarantineReason; detail: string }[]
+} {
   const stored: string[] = []
+  const quarantined: { webhookId: string; reason: QuarantineReason; detail: string }[] = []
+  const known = (webhookId: string) =>
+    stored.includes(webhookId) || quarantined.some((entry) => entry.webhookId === webhookId)
   return {
     stored,
+    quarantined,
     async accept(event, _json): Promise<AcceptOutcome> {
-      if (stored.includes(event.webhookId)) return 'duplicate'
+      if (known(event.webhookId)) return 'duplicate'
       stored.push(event.webhookId)
       return 'accepted'
     },
-    ping: async () => {},
+    async quarantine({ webhookId, reason, detail }, _json): Promise<QuarantineOutcome> {
+      if (known(webhookId)) return 'duplicate'
+      quarantined.push({ webhookId, reason, detail })
+      return 'quarantined'
+    },
+    ready: async () => {},
     counts: async () => ({}),
     close: async () => {},
   }

@@ -123,12 +123,13 @@ describe('retries and dead letters', () => {
     expect(letter).toMatchObject({
       webhookId: event.webhookId,
       event: 'purchase.failed',
+      reason: 'handler_failed',
       failedReason: 'bad item id',
     })
     expect(calls).toBe(1)
 
     fixed = true
-    expect(await replayDeadLetters(receiver.queue, event.webhookId)).toHaveLength(1)
+    expect((await replayDeadLetters(receiver.queue, event.webhookId)).replayed).toHaveLength(1)
     await waitFor(() => calls === 2, 5000, 'the replay')
     await waitFor(async () => (await listDeadLetters(receiver.queue)).length === 0)
   })
@@ -147,11 +148,11 @@ describe('retries and dead letters', () => {
     await waitFor(async () => (await listDeadLetters(receiver.queue)).length === 2, 5000, 'two dead letters')
     expect((await listDeadLetters(receiver.queue))[0]?.attempts).toBe(3)
     failing = false
-    expect(await replayDeadLetters(receiver.queue)).toHaveLength(2)
+    expect((await replayDeadLetters(receiver.queue)).replayed).toHaveLength(2)
     await waitFor(() => handled.length === 2, 5000, 'both replays')
   })
 
-  it('dead-letters a stored job that does not match the schema, without retrying', async () => {
+  it('dead-letters a stored job that does not match the schema, without retrying; replay keeps it while it still fails', async () => {
     let calls = 0
     startWorker({ 'session.created': async () => void (calls += 1) })
     await receiver.queue.add('session.created', { event: 'session.created', webhookId: 'wh_x' })
@@ -160,6 +161,13 @@ describe('retries and dead letters', () => {
     expect(letter?.failedReason).toMatch(/^invalid event: timestamp is required/)
     expect(letter?.attempts).toBe(1)
     expect(calls).toBe(0)
+    expect(await replayDeadLetters(receiver.queue, 'wh_x')).toEqual({
+      replayed: [],
+      stillInvalid: [
+        expect.objectContaining({ webhookId: 'wh_x', errors: expect.stringMatching(/timestamp/) }),
+      ],
+    })
+    expect(await listDeadLetters(receiver.queue)).toHaveLength(1)
   })
 })
 

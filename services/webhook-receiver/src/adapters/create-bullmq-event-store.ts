@@ -5,11 +5,18 @@ import { withTimeout, type Logger } from '@pf/service-kit'
 import type { ReceiverConfig } from '../config'
 import { describeRedisTarget } from '../redis-target'
 import { StoreUnavailableError } from '../errors'
-import type { AcceptOutcome, EventStore } from '../core/event-store'
+import type { AcceptOutcome, EventStore, QuarantineEntry, QuarantineOutcome } from '../core/event-store'
+import { addJobKeepingMarker } from './add-job-keeping-marker'
 import { checkEvictionPolicy } from './check-eviction-policy'
+import { countOnlineReplicas } from './count-online-replicas'
+import { defaultJobOptions } from './default-job-options'
 import { BULLMQ_VERSION_PINNED, createJobAdder, type JobAdder } from './create-job-adder'
 import { bullmqConnection, createRedisConnection, type RedisConnection } from './create-redis-connection'
+import { createReplicaCheck } from './create-replica-check'
+import { quarantineKeys, storeQuarantined } from './quarantine'
 import { WEBHOOK_QUEUE_NAME } from './queue-names'
+import { unconfirmedWrite } from './unconfirmed-write'
+import { whenConnected } from './when-connected'
 
 export type BullmqEventStoreOptions = Pick<
   ReceiverConfig,
@@ -20,6 +27,7 @@ export type BullmqEventStoreOptions = Pick<
   | 'jobBackoffMs'
   | 'keepCompleted'
   | 'keepFailed'
+  | 'keepQuarantined'
 > & {
   prefix: string
   /** Connection losses and recoveries are logged here; none when absent (tests). */
@@ -38,19 +46,22 @@ export interface BullmqEventStore {
 const installedBullmq = (require('bullmq/package.json') as { version: string }).version
 
 /**
- * Stores each event as a BullMQ job, deduplicated by `webhookId`.
+ * Stores each event as a BullMQ job, deduplicated by `webhookId`, or in the quarantine (`quarantine.ts`), under
+ * the same dedup markers.
  *
  * Dedup uses BullMQ's `deduplication` option in throttle mode (an `id` with a `ttl`): the marker key is set
- * inside the same Lua script that creates the job, so accepting and marking are one atomic step; a crash can
- * neither store an event without its marker nor mark one without storing it. With a `ttl` the marker also
- * survives the job's completion and trimming (BullMQ 5 removes it only on an explicit `job.remove()`), so a
- * redelivery stays a duplicate for the whole window even after Redis has forgotten the job. A plain `jobId`
- * would not: a removed job no longer blocks its id.
+ * inside the same Lua script (or MULTI) that creates the job, so accepting and marking are one atomic step; a
+ * crash can neither store an event without its marker nor mark one without storing it. With a `ttl` the marker
+ * survives the job's completion and trimming, and since it holds `job:<id>` rather than the job's id, also the
+ * job's removal (`job.remove()`, `Queue.clean`, the dashboard), which deletes only a marker holding the removed
+ * job's id: a redelivery stays a duplicate for the whole window whatever became of the job.
  *
  * Jobs are added by `createJobAdder` (BullMQ's addStandardJob for these options, all of an event-loop turn in
  * one script call) on a connection of their own, with `WAIT` for `redis.waitReplicas` replicas before the
- * event counts as stored. With another BullMQ than the pinned one, by `Queue.add`, then `WAIT` on its connection
- * (not in a Cluster, where a command without a key goes to any node: there, the write is the primary's word).
+ * event counts as stored. With another BullMQ than the pinned one, by `addJobKeepingMarker` (Queue.add's script
+ * in a MULTI), then `WAIT` on its connection (not in a Cluster, where a command without a key goes to any node:
+ * there, the write is the primary's word). Quarantined events are written on the same connection, and waited
+ * for alike. `ready()` also checks that the replicas waited for are online (`createReplicaCheck`).
  */
 export function createBullmqEventStore({
   redis,
@@ -61,6 +72,7 @@ export function createBullmqEventStore({
   jobBackoffMs,
   keepCompleted,
   keepFailed,
+  keepQuarantined,
   logger,
   viaQueueAdd = false,
 }: BullmqEventStoreOptions): BullmqEventStore {
@@ -68,12 +80,7 @@ export function createBullmqEventStore({
   const queue = new Queue(WEBHOOK_QUEUE_NAME, {
     connection: queueConnection.connection,
     prefix,
-    defaultJobOptions: {
-      attempts: jobAttempts,
-      backoff: { type: 'exponential', delay: jobBackoffMs, jitter: 0.5 },
-      removeOnComplete: { count: keepCompleted },
-      removeOnFail: { count: keepFailed },
-    },
+    defaultJobOptions: defaultJobOptions({ jobAttempts, jobBackoffMs, keepCompleted, keepFailed }),
   })
   // A Queue emits 'error' on connection loss; without a listener Node would crash the process.
   queue.on('error', () => {})
@@ -87,59 +94,85 @@ export function createBullmqEventStore({
       { installed: installedBullmq, pinned: BULLMQ_VERSION_PINNED },
       'BullMQ is not the version the batched enqueue was checked against: adding jobs one by one with Queue.add',
     )
+  // Replicas each write waits for: none in a Cluster without the batched enqueue (see above).
+  const waitReplicas = batched || redis.kind !== 'cluster' ? redis.waitReplicas : 0
+  // Within the enqueue time-out, so that a missing replica is a 503 of ours, not a time-out.
+  const waitTimeoutMs = Math.max(1, Math.floor(enqueueTimeoutMs * 0.8))
   const waitForReplicas = async () => {
-    if (redis.waitReplicas === 0 || redis.kind === 'cluster') return
-    const confirmed = await (await client()).wait(redis.waitReplicas, Math.floor(enqueueTimeoutMs * 0.8))
-    if (confirmed < redis.waitReplicas)
-      throw new Error(`only ${confirmed} of ${redis.waitReplicas} replicas confirmed the write`)
+    if (waitReplicas === 0) return
+    const error = unconfirmedWrite(await (await client()).wait(waitReplicas, waitTimeoutMs), waitReplicas)
+    if (error) throw error
   }
   const connection: RedisConnection | undefined = batched
     ? createRedisConnection(redis, 'producer')
     : undefined
   connection?.on('error', () => {}) // reported by the queue's watcher; every failed enqueue answers 503
   const adder: JobAdder | undefined =
-    connection &&
-    createJobAdder({
-      connection,
-      queue,
-      deduplicationTtlMs,
-      waitReplicas: redis.waitReplicas,
-      // Within the enqueue time-out, so that a missing replica is a 503 of ours, not a time-out.
-      waitTimeoutMs: Math.max(1, Math.floor(enqueueTimeoutMs * 0.8)),
-    })
-  if (logger) watchConnection(queue, client, logger, describeRedisTarget(redis))
+    connection && createJobAdder({ connection, queue, deduplicationTtlMs, waitReplicas, waitTimeoutMs })
+  // Where events are written, quarantined ones included, and where WAIT and the replica check run.
+  const writer = async () => {
+    if (!connection) return client()
+    await whenConnected(connection, waitTimeoutMs)
+    return connection
+  }
+  const where = describeRedisTarget(redis)
+  const keys = quarantineKeys(queue)
+  const checkReplicas = createReplicaCheck({
+    wanted: waitReplicas,
+    count: async () => countOnlineReplicas(await writer(), keys.index),
+    logger,
+    where,
+  })
+  if (logger) watchConnection(queue, client, logger, where)
+  // At start, and after every reconnection (a failover may leave the new primary alone): said once, in the log.
+  const checkWhenReady = (redis: RedisConnection) => {
+    const check = () => void checkReplicas().catch(() => {})
+    redis.on('ready', check)
+    if (redis.status === 'ready') check()
+  }
+  if (waitReplicas > 0) {
+    if (connection) checkWhenReady(connection)
+    else void client().then(checkWhenReady, () => {})
+  }
+
+  /** Runs a write within the enqueue time-out; any failure is the 503 that makes the platform retry. */
+  const storing = async <T>(write: Promise<T>): Promise<T> => {
+    try {
+      return await withTimeout(write, enqueueTimeoutMs, 'storing the event in Redis')
+    } catch (cause) {
+      throw new StoreUnavailableError('event store unavailable, retry later', { cause })
+    }
+  }
 
   const store: EventStore = {
     async accept(event: WebhookEnvelope, json: string): Promise<AcceptOutcome> {
-      // A fresh job id per request: when BullMQ deduplicates, it hands back the first job's id instead.
+      // A fresh job id per request: when BullMQ deduplicates, it hands back the earlier delivery's marker.
       const jobId = randomUUID()
-      try {
-        const stored = await withTimeout(
-          adder
-            ? adder.add(event.event, json, jobId, event.webhookId)
-            : queue
-                .add(event.event, event, {
-                  jobId,
-                  deduplication: { id: event.webhookId, ttl: deduplicationTtlMs },
-                })
-                .then(async (job) => {
-                  await waitForReplicas()
-                  return job.id
-                }),
-          enqueueTimeoutMs,
-          'storing the event in Redis',
-        )
-        return stored === jobId ? 'accepted' : 'duplicate'
-      } catch (cause) {
-        throw new StoreUnavailableError('event store unavailable, retry later', { cause })
-      }
+      const stored = await storing(
+        adder
+          ? adder.add(event.event, json, jobId, event.webhookId)
+          : addJobKeepingMarker(queue, event.event, event, {
+              jobId,
+              deduplication: { id: event.webhookId, ttl: deduplicationTtlMs },
+            }).then(async (held) => {
+              await waitForReplicas()
+              return held
+            }),
+      )
+      return stored === jobId ? 'accepted' : 'duplicate'
     },
-    async ping() {
+    async quarantine(entry: QuarantineEntry, json: string): Promise<QuarantineOutcome> {
+      const event = { ...entry, id: randomUUID(), json, receivedAt: new Date().toISOString() }
+      const options = { ttlMs: deduplicationTtlMs, keep: keepQuarantined, waitReplicas, waitTimeoutMs }
+      return storing(writer().then((redis) => storeQuarantined(redis, keys, event, options)))
+    },
+    async ready() {
       await withTimeout(
         client().then((redis) => redis.ping()),
         enqueueTimeoutMs,
         'Redis PING',
       )
+      if (waitReplicas > 0) await withTimeout(checkReplicas(), enqueueTimeoutMs, 'counting Redis replicas')
     },
     async counts() {
       return withTimeout(

@@ -2,6 +2,9 @@ import { Job, type Queue } from 'bullmq'
 import { Cluster } from 'ioredis'
 import { Packr } from 'msgpackr'
 import type { RedisConnection } from './create-redis-connection'
+import { MARKER_OF_JOB } from './queue-names'
+import { unconfirmedWrite } from './unconfirmed-write'
+import { whenConnected } from './when-connected'
 
 /**
  * The BullMQ version whose addStandardJob script `createJobAdder` reproduces; a parity test compares the Redis
@@ -18,7 +21,9 @@ const packer = new Packr({ useRecords: false, encodeUndefinedAsNil: true })
  * jobs at once: a job id given by the caller, deduplication in throttle mode with a ttl, no parent, repeat,
  * delay, priority or LIFO. Same keys, same commands in the same order, same values (options decoded and
  * re-encoded by the same cmsgpack and cjson, numbers converted by Redis the same way), without BullMQ's
- * per-job set-up of two dozen Lua functions, which cost most of Redis's time per job.
+ * per-job set-up of two dozen Lua functions, which cost most of Redis's time per job. One difference, on
+ * purpose and shared with the fallback (`addJobKeepingMarker`): the dedup marker holds `job:<jobId>`, not the
+ * job id, so that removing the job leaves it.
  * KEYS: wait, paused, meta, id, completed, delayed, active, events, marker.
  * ARGV: key prefix, deduplication ttl, then per job: id, name, timestamp, deduplication id, data, options.
  */
@@ -48,9 +53,9 @@ for i = 3, #ARGV, 6 do
     rcall("XADD", eventsKey, "MAXLEN", "~", maxEvents, "*", "event", "duplicated", "jobId", jobId)
     added[#added + 1] = jobId
   else
-    -- deduplicateJob: throttle mode
+    -- deduplicateJob: throttle mode, the marker holding "${MARKER_OF_JOB}<jobId>" (see MARKER_OF_JOB)
     local deduplicationKey = prefix .. "de:" .. deduplicationId
-    if not rcall("SET", deduplicationKey, jobId, "PX", ttl, "NX") then
+    if not rcall("SET", deduplicationKey, "${MARKER_OF_JOB}" .. jobId, "PX", ttl, "NX") then
       local currentDebounceJobId = rcall("GET", deduplicationKey)
       rcall("XADD", eventsKey, "MAXLEN", "~", maxEvents, "*", "event", "debounced", "jobId",
         currentDebounceJobId, "debounceId", deduplicationId)
@@ -99,9 +104,10 @@ export interface JobAdderOptions {
 
 export interface JobAdder {
   /**
-   * Adds a standard job exactly as `queue.add(name, data, { jobId, deduplication: { id, ttl } })` would, `data`
-   * being its JSON text; resolves with the id of the job that holds it: `jobId`, or an earlier job's when the
-   * deduplication id was already taken. Jobs added in one event-loop turn go to Redis in one script call.
+   * Adds a standard job as `addJobKeepingMarker` (`queue.add(name, data, { jobId, deduplication: { id, ttl } })`
+   * with a marker independent of the job) does, `data` being its JSON text; resolves with `jobId`, or when the
+   * deduplication id was already taken, with the marker of the earlier delivery. Jobs added in one event-loop
+   * turn go to Redis in one script call.
    */
   add(name: string, data: string, jobId: string, deduplicationId: string): Promise<string>
 }
@@ -158,34 +164,12 @@ export function createJobAdder({
     ).opts,
   )
 
-  // First connection: worth waiting for (up to the WAIT time-out). Once it was up, a lost connection fails
-  // at once (no offline queue): the platform gets its 503 fast and retries.
-  const connected = () =>
-    new Promise<void>((resolve, reject) => {
-      if (connection.status === 'ready') return resolve()
-      if (
-        connection.status !== 'connecting' &&
-        connection.status !== 'connect' &&
-        connection.status !== 'wait'
-      )
-        return reject(new Error(`Redis connection is ${connection.status}`))
-      const done = (error?: Error) => {
-        clearTimeout(timer)
-        connection.off('ready', onReady)
-        if (error) reject(error)
-        else resolve()
-      }
-      const onReady = () => done()
-      const timer = setTimeout(() => done(new Error('Redis did not connect in time')), waitTimeoutMs)
-      connection.on('ready', onReady)
-    })
-
   let pending: Pending[] = []
   const flush = () => {
     const batch = pending
     if (batch.length === 0) return
     pending = []
-    connected().then(
+    whenConnected(connection, waitTimeoutMs).then(
       () => send(batch),
       (error: unknown) => {
         for (const job of batch) job.reject(error)
@@ -204,12 +188,7 @@ export function createJobAdder({
     pipeline.exec().then(
       (results) => {
         const [added, waited] = results ?? []
-        const error =
-          added?.[0] ??
-          waited?.[0] ??
-          (waitReplicas > 0 && (waited?.[1] as number) < waitReplicas
-            ? new Error(`only ${waited?.[1] as number} of ${waitReplicas} replicas confirmed the write`)
-            : null)
+        const error = added?.[0] ?? waited?.[0] ?? unconfirmedWrite(waited?.[1], waitReplicas)
         if (error) fail(batch, error)
         else batch.forEach((job, i) => job.resolve(String((added?.[1] as unknown[])[i])))
       },

@@ -1,12 +1,26 @@
 import type { Job, Queue } from 'bullmq'
+import { validateWebhookEvent } from '@pf/schemas'
+import type { QuarantineReason } from '../core/event-store'
+import { listQuarantined, releaseQuarantined, type QuarantinedEvent } from './quarantine'
+
+/** Why an event waits for an operator: its handler failed for good, or it was quarantined at the door. */
+export type DeadLetterReason = 'handler_failed' | QuarantineReason
 
 export interface DeadLetter {
+  /** The job's id, or the quarantined event's: what `replay` takes, with the webhookId. */
   jobId: string
   webhookId: string | undefined
   event: string
+  reason: DeadLetterReason
   attempts: number
+  /** The handler's error, the validation errors, or the timestamp against the window. */
   failedReason: string
   failedAt: string | undefined
+}
+
+/** A dead letter `replay` did not hand on, and why: it still fails the schema. */
+export interface StillInvalid extends DeadLetter {
+  errors: string
 }
 
 const PAGE = 500
@@ -19,35 +33,82 @@ async function* failedJobs(queue: Queue): AsyncGenerator<Job> {
   }
 }
 
-function describe(job: Job): DeadLetter {
+function describeJob(job: Job): DeadLetter {
   return {
     jobId: job.id ?? '',
     webhookId: (job.data as { webhookId?: string } | undefined)?.webhookId,
     event: job.name,
+    reason: 'handler_failed',
     attempts: job.attemptsMade,
     failedReason: job.failedReason,
     failedAt: job.finishedOn ? new Date(job.finishedOn).toISOString() : undefined,
   }
 }
 
-/** Every job whose handler failed for good, newest first. */
+function describeQuarantined(event: QuarantinedEvent): DeadLetter {
+  return {
+    jobId: event.id,
+    webhookId: event.webhookId,
+    event: event.event ?? '',
+    reason: event.reason,
+    attempts: 0,
+    failedReason: event.detail,
+    failedAt: event.receivedAt,
+  }
+}
+
+/** Every job whose handler failed for good, and every quarantined event, newest first. */
 export async function listDeadLetters(queue: Queue): Promise<DeadLetter[]> {
   const letters: DeadLetter[] = []
-  for await (const job of failedJobs(queue)) letters.push(describe(job))
-  return letters
+  for await (const job of failedJobs(queue)) letters.push(describeJob(job))
+  for (const event of await listQuarantined(queue)) letters.push(describeQuarantined(event))
+  // ISO 8601 UTC sorts as text.
+  return letters.sort((a, b) => (b.failedAt ?? '').localeCompare(a.failedAt ?? ''))
+}
+
+const parse = (json: string): unknown => {
+  try {
+    return JSON.parse(json)
+  } catch {
+    return undefined
+  }
 }
 
 /**
- * Sends dead letters back to the worker with a fresh retry budget: the one whose jobId or webhookId is `id`,
- * or all of them when `id` is undefined. The dedup marker is untouched (the job is retried, not re-added).
+ * Hands dead letters back to the worker, the one whose jobId or webhookId is `id`, or all of them when `id` is
+ * undefined, each validated again against `@pf/schemas` first: what now passes (after a schema or handler fix)
+ * is handed on, what still fails stays and is returned with its errors. A failed job is retried with a fresh
+ * attempt budget; a quarantined event becomes a job, whatever its age (the operator's replay skips the age
+ * check: it is how an event of the platform's manual replay, or from a skewed clock, is let in). Dedup markers
+ * are untouched.
  */
-export async function replayDeadLetters(queue: Queue, id?: string): Promise<DeadLetter[]> {
+export async function replayDeadLetters(
+  queue: Queue,
+  id?: string,
+): Promise<{ replayed: DeadLetter[]; stillInvalid: StillInvalid[] }> {
   const replayed: DeadLetter[] = []
+  const stillInvalid: StillInvalid[] = []
+  const chosen = (letter: DeadLetter) => id === undefined || letter.jobId === id || letter.webhookId === id
   for await (const job of failedJobs(queue)) {
-    const letter = describe(job)
-    if (id !== undefined && letter.jobId !== id && letter.webhookId !== id) continue
-    await job.retry('failed', { resetAttemptsMade: true, resetAttemptsStarted: true })
-    replayed.push(letter)
+    const letter = describeJob(job)
+    if (!chosen(letter)) continue
+    const checked = validateWebhookEvent(job.data)
+    if (!checked.ok) stillInvalid.push({ ...letter, errors: checked.error })
+    else {
+      await job.retry('failed', { resetAttemptsMade: true, resetAttemptsStarted: true })
+      replayed.push(letter)
+    }
   }
-  return replayed
+  for (const event of await listQuarantined(queue)) {
+    const letter = describeQuarantined(event)
+    if (!chosen(letter)) continue
+    const data = parse(event.json)
+    const checked = validateWebhookEvent(data)
+    if (!checked.ok) stillInvalid.push({ ...letter, errors: checked.error })
+    else {
+      await releaseQuarantined(queue, event, data)
+      replayed.push(letter)
+    }
+  }
+  return { replayed, stillInvalid }
 }

@@ -3,13 +3,24 @@ import { runCommand, withTimeout } from '@pf/service-kit'
 import { loadDeadLettersConfig } from '../config'
 import { describeRedisTarget } from '../redis-target'
 import { createRedisConnection } from '../adapters/create-redis-connection'
-import { listDeadLetters, replayDeadLetters, type DeadLetter } from '../adapters/dead-letters'
+import {
+  listDeadLetters,
+  replayDeadLetters,
+  type DeadLetter,
+  type StillInvalid,
+} from '../adapters/dead-letters'
+import { defaultJobOptions } from '../adapters/default-job-options'
 import { WEBHOOK_QUEUE_NAME } from '../adapters/queue-names'
 
 const USAGE = `usage: pf-dead-letters list [--json]
-       pf-dead-letters replay <webhookId|jobId>
-       pf-dead-letters replay --all
-Reads REDIS_URL (or REDIS_SENTINELS, REDIS_CLUSTER_NODES) and WEBHOOK_QUEUE_PREFIX like the receiver and the worker; gives up when Redis does not\nanswer within DEAD_LETTERS_TIMEOUT_MS (default 10000).`
+       pf-dead-letters replay <webhookId|jobId> [--json]
+       pf-dead-letters replay --all [--json]
+Lists, and hands back to the worker, the events no handler has taken: jobs whose handler failed for good
+(reason handler_failed) and events quarantined at the door (invalid_data, stale, future). replay validates each
+again and hands on what passes, whatever its age; what still fails stays, with its errors.
+Reads REDIS_URL (or REDIS_SENTINELS, REDIS_CLUSTER_NODES), WEBHOOK_QUEUE_PREFIX and the WEBHOOK_JOB_* / WEBHOOK_KEEP_*
+settings like the receiver and the worker; gives up when Redis does not answer within DEAD_LETTERS_TIMEOUT_MS
+(default 10000).`
 
 function print(letters: DeadLetter[], json: boolean): void {
   if (json) {
@@ -21,6 +32,13 @@ function print(letters: DeadLetter[], json: boolean): void {
     return
   }
   console.table(letters)
+}
+
+function printReplay({ replayed, stillInvalid }: { replayed: DeadLetter[]; stillInvalid: StillInvalid[] }) {
+  process.stdout.write(`replayed ${replayed.length} dead letter(s)\n`)
+  if (replayed.length > 0) console.table(replayed)
+  for (const letter of stillInvalid)
+    process.stdout.write(`still invalid, kept: ${letter.jobId} (${letter.webhookId}): ${letter.errors}\n`)
 }
 
 runCommand('pf-dead-letters', async () => {
@@ -40,7 +58,11 @@ runCommand('pf-dead-letters', async () => {
     connectTimeout: 2000,
   })
   connection.on('error', () => {}) // the time-out below says what went wrong, once
-  const queue = new Queue(WEBHOOK_QUEUE_NAME, { connection, prefix: config.queuePrefix })
+  const queue = new Queue(WEBHOOK_QUEUE_NAME, {
+    connection,
+    prefix: config.queuePrefix,
+    defaultJobOptions: defaultJobOptions(config),
+  })
   queue.on('error', () => {})
   const withRedis = <T>(work: Promise<T>) =>
     withTimeout(
@@ -52,10 +74,18 @@ runCommand('pf-dead-letters', async () => {
     if (command === 'list') {
       print(await withRedis(listDeadLetters(queue)), json)
     } else {
-      const replayed = await withRedis(replayDeadLetters(queue, argument === '--all' ? undefined : argument))
-      if (replayed.length === 0 && argument !== '--all') throw new Error(`no dead letter with id ${argument}`)
-      if (!json) process.stdout.write(`replayed ${replayed.length} dead letter(s)\n`)
-      print(replayed, json)
+      const one = argument === '--all' ? undefined : argument
+      const report = await withRedis(replayDeadLetters(queue, one))
+      if (one !== undefined && report.replayed.length === 0) {
+        const [invalid] = report.stillInvalid
+        throw new Error(
+          invalid
+            ? `${one} still fails validation, kept: ${invalid.errors}`
+            : `no dead letter with id ${one}`,
+        )
+      }
+      if (json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`)
+      else printReplay(report)
     }
   } finally {
     connection.disconnect()

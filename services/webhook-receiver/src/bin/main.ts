@@ -5,6 +5,7 @@ import { createReceiver } from '../create-receiver'
 runMain('webhook-receiver', async () => {
   const config = loadReceiverConfig(process.env)
   const logger = createLogger({ name: 'webhook-receiver', level: config.logLevel })
+  for (const warning of config.warnings) logger.warn(warning)
   const receiver = createReceiver(config, { logger })
   const server = await listen(receiver.app, { port: config.port, tls: config.tls, limits: config.server })
   const metrics = await listenMetrics(receiver.registry, {

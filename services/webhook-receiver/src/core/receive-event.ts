@@ -1,34 +1,51 @@
-import {
-  isKnownEventKind,
-  validateWebhookEnvelope,
-  validateWebhookEvent,
-  type WebhookEnvelope,
-} from '@pf/schemas'
+import { validateWebhookEvent, WEBHOOK_ID_MAX_LENGTH } from '@pf/schemas'
 import { InvalidJsonError } from '@pf/signing'
 import { InvalidEnvelopeError } from '../errors'
-import type { AcceptOutcome, EventStore } from './event-store'
+import type { AcceptOutcome, EventStore, QuarantineOutcome, QuarantineReason } from './event-store'
 import { jsonNesting } from './json-nesting'
 
-/** What became of a verified event: stored now, recognised as a redelivery, or of a kind we do not know. */
-export type ReceiveOutcome = AcceptOutcome | 'ignored'
+/** What became of a verified event: stored for the worker, recognised as a redelivery, or quarantined. */
+export interface Received {
+  outcome: AcceptOutcome | QuarantineOutcome
+  webhookId: string
+  /** The envelope's `event` when it is a string, known or not. */
+  event?: string
+  /** Set when the event was quarantined now. */
+  quarantined?: Held
+}
+
+export interface ReceiveOptions {
+  /** Oldest signed `timestamp` handed on, in ms (`WEBHOOK_MAX_AGE_SECONDS`); older ones are `stale`. */
+  maxAgeMs: number
+  /** The clock, in ms since the epoch. */
+  now?: () => number
+}
 
 /** Deepest nesting of objects and arrays accepted in an envelope; the spec's events nest two levels. */
 export const MAX_ENVELOPE_NESTING = 32
 
+/** How far ahead of our clock a signed `timestamp` may be (clock skew) before the event is `future`. */
+export const MAX_FUTURE_SKEW_MS = 5 * 60_000
+
 const UTF8_BOM = '\uFEFF'
 
 /**
- * The receiver's decisions for a body whose signature was verified (spec, receiver rules). It must be JSON
- * nested at most `MAX_ENVELOPE_NESTING` deep and a webhook envelope, else `InvalidEnvelopeError` (400); a kind
- * we do not know is acknowledged and ignored (rule 4); a known kind must carry that kind's `data` (400 before
- * the 200, so the platform's own retries and alerts see a malformed event rather than a silent dead letter),
- * and is stored with the verified text as it came, deduplicated by `webhookId` (rule 3). Resolves only once
- * the store has it: the 200 follows.
+ * The receiver's decisions for a body whose signature was verified (spec, receiver rules). Refused (400) are
+ * only what cannot be kept: JSON nested deeper than `MAX_ENVELOPE_NESTING` (a transport bound), a body that is
+ * not a JSON object, and one without a usable `webhookId` (missing, not a string, empty or over its bound:
+ * nothing to deduplicate on). The platform is the authority on its own payloads, so everything else is kept
+ * and acknowledged, deduplicated by `webhookId` (rule 3): an event that fails the schema (a known kind with
+ * unexpected `data`, a missing or unknown `event`, a missing `timestamp`) is quarantined as `invalid_data`
+ * (an unknown kind is so "ignored", rule 4), one whose signed `timestamp` is older than `maxAgeMs` as `stale`
+ * (a captured delivery replayed once its dedup marker is gone), one more than `MAX_FUTURE_SKEW_MS` ahead as
+ * `future`; no handler sees them. The rest is stored for the worker with its verified text as it came.
+ * Resolves only once the store has it: the 200 follows.
  */
 export async function receiveEvent(
   raw: Uint8Array,
   store: EventStore,
-): Promise<{ outcome: ReceiveOutcome; envelope: WebhookEnvelope }> {
+  { maxAgeMs, now = Date.now }: ReceiveOptions,
+): Promise<Received> {
   if (jsonNesting(raw, MAX_ENVELOPE_NESTING) > MAX_ENVELOPE_NESTING)
     throw new InvalidEnvelopeError(`webhook envelope nests deeper than ${MAX_ENVELOPE_NESTING} levels`)
   let text = Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString('utf8')
@@ -39,14 +56,36 @@ export async function receiveEvent(
   } catch {
     throw new InvalidJsonError('request body is not valid JSON')
   }
-  const kind = (body as { event?: unknown } | null)?.event
-  const known = isKnownEventKind(kind)
-  const checked = known ? validateWebhookEvent(body) : validateWebhookEnvelope(body)
-  if (!checked.ok)
-    throw new InvalidEnvelopeError(
-      known ? `invalid ${kind} event: ${checked.error}` : `not a webhook envelope: ${checked.error}`,
-    )
-  const envelope = checked.value as WebhookEnvelope
-  if (!known) return { outcome: 'ignored', envelope }
-  return { outcome: await store.accept(envelope, text), envelope }
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    throw new InvalidEnvelopeError('webhook envelope must be a JSON object')
+  const { webhookId, event } = body as { webhookId?: unknown; event?: unknown }
+  if (typeof webhookId !== 'string' || webhookId === '')
+    throw new InvalidEnvelopeError('webhookId is required (a string): nothing to deduplicate on')
+  if (webhookId.length > WEBHOOK_ID_MAX_LENGTH)
+    throw new InvalidEnvelopeError(`webhookId is longer than ${WEBHOOK_ID_MAX_LENGTH} characters`)
+  const kind = typeof event === 'string' ? event : undefined
+  const checked = validateWebhookEvent(body)
+  const held: Held | undefined = checked.ok
+    ? outOfWindow(checked.value.timestamp, maxAgeMs, now())
+    : { reason: 'invalid_data', detail: checked.error }
+  if (!checked.ok || held) {
+    const outcome = await store.quarantine({ webhookId, event: kind, ...held! }, text)
+    return { outcome, webhookId, event: kind, quarantined: outcome === 'quarantined' ? held : undefined }
+  }
+  return { outcome: await store.accept(checked.value, text), webhookId, event: kind }
+}
+
+type Held = { reason: QuarantineReason; detail: string }
+
+/** `stale` or `future` for a signed `timestamp` out of the window around `now`; undefined within it. */
+function outOfWindow(timestamp: string, maxAgeMs: number, now: number): Held | undefined {
+  const age = now - Date.parse(timestamp)
+  if (age > maxAgeMs)
+    return { reason: 'stale', detail: `timestamp ${timestamp} is older than ${maxAgeMs / 1000} s` }
+  if (-age > MAX_FUTURE_SKEW_MS)
+    return {
+      reason: 'future',
+      detail: `timestamp ${timestamp} is more than ${MAX_FUTURE_SKEW_MS / 60_000} minutes ahead of our clock`,
+    }
+  return undefined
 }

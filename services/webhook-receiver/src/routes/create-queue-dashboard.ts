@@ -23,15 +23,24 @@ function requireToken(token: string): RequestHandler {
   }
 }
 
+export interface QueueDashboardOptions {
+  queue: Queue
+  /** `QUEUE_DASHBOARD_TOKEN`. */
+  token: string
+  /** `QUEUE_DASHBOARD_READ_ONLY`: shows, never retries, removes, cleans, pauses or adds (405). */
+  readOnly?: boolean
+}
+
 /**
  * bull-board on the webhook queue at `/admin/queues`, behind `QUEUE_DASHBOARD_TOKEN` (HTTP Basic, the token as
- * password). Off unless a token is configured. Jobs can be retried from it; removing one also removes its dedup
- * marker, so a redelivery of that webhookId would be accepted again.
+ * password). Off unless a token is configured; read-only unless `readOnly` is false. Removing a job there no
+ * longer forgets its webhookId (the dedup marker does not depend on the job), but a removed job is an event no
+ * handler will see: operators who want that power say so with `QUEUE_DASHBOARD_READ_ONLY=false`.
  */
-export function createQueueDashboard(queue: Queue, token: string): Router {
+export function createQueueDashboard({ queue, token, readOnly = true }: QueueDashboardOptions): Router {
   const adapter = new ExpressAdapter()
   adapter.setBasePath(DASHBOARD_PATH)
-  createBullBoard({ queues: [new BullMQAdapter(queue)], serverAdapter: adapter })
+  createBullBoard({ queues: [new BullMQAdapter(queue, { readOnlyMode: readOnly })], serverAdapter: adapter })
   const router = Router()
   router.use(DASHBOARD_PATH, requireToken(token), adapter.getRouter())
   return router

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import { isKnownEventKind } from '@pf/schemas'
 import type { Logger } from '@pf/service-kit'
 import {
   BodyReadError,
@@ -14,6 +15,10 @@ import type { ReceiverMetrics, RejectReason } from '../metrics'
 export interface WebhookHandlerOptions {
   secrets: readonly [string, ...string[]]
   maxBodyBytes: number
+  /** `WEBHOOK_MAX_AGE_SECONDS`: an older signed `timestamp` is quarantined as `stale`. */
+  maxAgeSeconds: number
+  /** The clock, in ms since the epoch. */
+  clock?: () => number
   store: EventStore
   metrics: ReceiverMetrics
   logger: Logger
@@ -46,17 +51,20 @@ const REASONS: Record<string, RejectReason> = {
  * `POST {path}`, on the node:http request and response as they come (the app routes here before Express, whose
  * router and request/response prototypes cost more than the rest of the request). Reads the raw body up to
  * `maxBodyBytes`, verifies `X-PF-Signature` over those exact bytes with every secret in constant time (spec,
- * receiver rule 1), then lets `receiveEvent` check, deduplicate and store it, and only then answers 200
- * `{received: true}`; processing happens in the worker (rule 2). Every refusal is counted by reason and handed
- * to the app's one error handler.
+ * receiver rule 1), then lets `receiveEvent` check, deduplicate and store (or quarantine) it, and only then
+ * answers 200 `{received: true}`; processing happens in the worker (rule 2). A quarantined event is logged at
+ * warn with its reason; every refusal is counted by reason and handed to the app's one error handler.
  */
 export function createWebhookHandler({
   secrets,
   maxBodyBytes,
+  maxAgeSeconds,
+  clock = Date.now,
   store,
   metrics,
   logger,
 }: WebhookHandlerOptions): WebhookHandler {
+  const receiveOptions = { maxAgeMs: maxAgeSeconds * 1000, now: clock }
   const accepted = new Map<string, { inc(): void }>()
   const countAccepted = (kind: string) => {
     let counter = accepted.get(kind)
@@ -71,15 +79,26 @@ export function createWebhookHandler({
     const secretIndex = findMatchingSecret({ scheme: 'webhook', secrets, body: raw, signature })
     if (secretIndex === -1) throw new SignatureMismatchError(`invalid ${SIGNATURE_HEADER} signature`)
     const stopTimer = metrics.enqueueSeconds.startTimer()
-    const { outcome, envelope } = await receiveEvent(raw, store)
-    const context = { event: envelope.event, webhookId: envelope.webhookId }
+    const { outcome, webhookId, event, quarantined } = await receiveEvent(raw, store, receiveOptions)
+    const context = { event, webhookId }
     if (secretIndex > 0)
       logger.info({ ...context, signatureSecretIndex: secretIndex }, 'signed with a previous secret')
     switch (outcome) {
-      case 'ignored':
-        metrics.unknownKinds.inc()
-        logger.warn(context, 'unknown event kind: acknowledged and ignored')
+      case 'quarantined': {
+        stopTimer()
+        const { reason, detail } = quarantined!
+        metrics.quarantined.inc({ reason })
+        // Spec, receiver rule 4: an unknown kind is not processed, with a warning.
+        const unknownKind = reason === 'invalid_data' && event !== undefined && !isKnownEventKind(event)
+        if (unknownKind) metrics.unknownKinds.inc()
+        logger.warn(
+          { ...context, reason, detail },
+          unknownKind
+            ? 'unknown event kind: acknowledged and quarantined, not processed'
+            : `event quarantined (${reason}): acknowledged, not processed`,
+        )
         break
+      }
       case 'duplicate':
         stopTimer()
         metrics.duplicates.inc()
@@ -87,7 +106,7 @@ export function createWebhookHandler({
         break
       case 'accepted':
         stopTimer()
-        countAccepted(envelope.event)
+        countAccepted(event!)
         if (logger.isLevelEnabled('debug')) logger.debug(context, 'event accepted')
         break
     }

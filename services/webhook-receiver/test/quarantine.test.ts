@@ -1,0 +1,254 @@
+import type { Worker } from 'bullmq'
+import { startRedis, type RedisHandle } from '@pf/testkit/redis'
+import { WEBHOOK_EVENT_KINDS, type WebhookEvent } from '@pf/schemas'
+import { listDeadLetters } from '../src/adapters/dead-letters'
+import { createWebhookWorker } from '../src/adapters/create-webhook-worker'
+import {
+  json,
+  makeEvent,
+  postSigned,
+  startReceiver,
+  uniquePrefix,
+  waitFor,
+  workerConnection,
+  workerDefaults,
+  type StartedReceiver,
+} from './support'
+
+// Guide, "Refusals": the platform signs its webhooks, so a verified event is never answered 4xx for its content
+// (the platform would retry for 7 hours, then drop it). It is kept, quarantined, and said why.
+let redis: RedisHandle
+let receiver: StartedReceiver
+let worker: { worker: Worker; disconnect(): void } | undefined
+/** Every event a handler saw, of any kind. */
+let handled: WebhookEvent[]
+
+beforeAll(async () => {
+  redis = await startRedis({ fallbackUrl: process.env.REDIS_URL })
+})
+beforeEach(async () => {
+  handled = []
+  receiver = await startReceiver(redis.url, uniquePrefix())
+})
+afterEach(async () => {
+  if (worker) {
+    await worker.worker.close()
+    worker.disconnect()
+    worker = undefined
+  }
+  await receiver.stop()
+})
+afterAll(() => redis.stop())
+
+function startWorker(failing: string[] = []) {
+  const connection = workerConnection(redis.url)
+  const record = async (event: WebhookEvent) => {
+    if (failing.includes(event.event)) throw new Error('handler down')
+    handled.push(event)
+  }
+  const instance = createWebhookWorker({
+    ...workerDefaults,
+    connection,
+    prefix: receiver.queue.opts.prefix as string,
+    handlers: Object.fromEntries(WEBHOOK_EVENT_KINDS.map((kind) => [kind, record])),
+  })
+  worker = { worker: instance, disconnect: () => connection.disconnect() }
+}
+
+const send = (body: unknown) =>
+  postSigned(receiver.webhookUrl, typeof body === 'string' ? body : JSON.stringify(body))
+
+/** Jobs waiting for the worker. */
+const waiting = async () => (await receiver.queue.getJobCounts('waiting')).waiting
+
+/** The quarantined events, newest first, as `dead-letters list` shows them. */
+const quarantined = async () =>
+  (await listDeadLetters(receiver.queue)).filter((letter) => letter.reason !== 'handler_failed')
+
+/** Sends a valid event and waits for its handler: anything sent before it that was handed on was seen. */
+async function drained() {
+  const control = makeEvent('session.ended')
+  expect((await send(control)).status).toBe(200)
+  await waitFor(() => handled.some((event) => event.webhookId === control.webhookId), 10_000, 'the worker')
+  return handled.filter((event) => event.webhookId !== control.webhookId)
+}
+
+const created = makeEvent('session.created')
+const data = created.data as Record<string, unknown>
+const withData = (changes: Record<string, unknown>) =>
+  makeEvent('session.created', { data: { ...data, ...changes } })
+const without = (field: string) => {
+  const { [field]: _dropped, ...rest } = data
+  return makeEvent('session.created', { data: rest })
+}
+
+describe('a verified event is never answered 4xx for its content (guide, "Refusals"; issue 22)', () => {
+  it.each([
+    ['email: null', withData({ email: null }), /data\.email is required/],
+    ['no email', without('email'), /data\.email is required/],
+    ['orgId: ""', withData({ orgId: '' }), /data\.orgId must not be empty/],
+    [
+      'a startTime without a zone',
+      withData({ startTime: '2026-11-21T10:15:30' }),
+      /data\.startTime must match format/,
+    ],
+    ['a missing field (tokenCost)', without('tokenCost'), /data\.tokenCost is required/],
+  ])(
+    'answers 200 {received: true} to a session.created with %s, quarantined as invalid_data with the errors, never handed to a handler',
+    async (_case, event, errors) => {
+      startWorker()
+      const res = await send(event)
+      expect([res.status, await json(res)]).toEqual([200, { received: true }])
+      expect(await drained()).toEqual([])
+      expect(await quarantined()).toEqual([
+        expect.objectContaining({
+          webhookId: event.webhookId,
+          event: 'session.created',
+          reason: 'invalid_data',
+          failedReason: expect.stringMatching(errors),
+        }),
+      ])
+    },
+  )
+
+  it('hands on a session.created with an extra field (the platform may add fields)', async () => {
+    startWorker()
+    const event = withData({ locale: 'fr-FR' })
+    expect((await send(event)).status).toBe(200)
+    expect((await drained()).map((seen) => seen.webhookId)).toEqual([event.webhookId])
+    expect(await quarantined()).toEqual([])
+  })
+
+  it.each([
+    [
+      'an unknown event kind (spec, receiver rule 4: not processed, with a warning)',
+      { event: 'session.paused' },
+      /unknown event kind "session\.paused"/,
+    ],
+    ['no event', { event: undefined }, /event is required/],
+    ['no timestamp', { timestamp: undefined }, /timestamp is required/],
+    [
+      'a webhookId without the wh_ prefix (still one to deduplicate on)',
+      { webhookId: 'evt_1' },
+      /webhookId must match/,
+    ],
+  ])('answers 200 to %s, quarantined as invalid_data', async (_case, overrides, errors) => {
+    startWorker()
+    const event = makeEvent('session.extended', overrides)
+    expect((await send(event)).status).toBe(200)
+    expect(await drained()).toEqual([])
+    expect(await quarantined()).toEqual([
+      expect.objectContaining({ reason: 'invalid_data', failedReason: expect.stringMatching(errors) }),
+    ])
+  })
+
+  it('deduplicates quarantined events by webhookId like any other (spec, receiver rule 3)', async () => {
+    const event = withData({ email: null })
+    for (let i = 0; i < 3; i += 1) expect((await send(event)).status).toBe(200)
+    expect(await quarantined()).toHaveLength(1)
+    // …and a quarantined webhookId is not accepted later in another form either.
+    expect((await send({ ...created, webhookId: event.webhookId })).status).toBe(200)
+    expect(await waiting()).toBe(0)
+  })
+
+  it.each([
+    ['an array', '[1,2]'],
+    ['a string', '"session.created"'],
+    ['null', 'null'],
+    ['no webhookId', JSON.stringify(makeEvent('session.created', { webhookId: undefined }))],
+    ['a webhookId that is not a string', JSON.stringify(makeEvent('session.created', { webhookId: 42 }))],
+    ['an empty webhookId', JSON.stringify(makeEvent('session.created', { webhookId: '' }))],
+    [
+      'a webhookId over 200 characters',
+      JSON.stringify(makeEvent('session.created', { webhookId: `wh_${'x'.repeat(198)}` })),
+    ],
+  ])('keeps 400 {error} for a body that is %s: nothing to deduplicate on', async (_case, body) => {
+    const res = await send(body)
+    expect(res.status).toBe(400)
+    expect(Object.keys(await json(res))).toEqual(['error'])
+    expect(await quarantined()).toEqual([])
+  })
+})
+
+describe('quarantined events have their own retention (WEBHOOK_KEEP_QUARANTINED)', () => {
+  it('keeps the newest ones, and a flood of them never evicts a handler failure (a dead letter)', async () => {
+    await receiver.stop()
+    receiver = await startReceiver(redis.url, uniquePrefix(), { keepQuarantined: 3, keepFailed: 1 })
+    startWorker(['purchase.failed'])
+    const failing = makeEvent('purchase.failed')
+    expect((await send(failing)).status).toBe(200)
+    await waitFor(async () => (await listDeadLetters(receiver.queue)).length === 1, 10_000, 'a dead letter')
+
+    const flood = Array.from({ length: 6 }, () => withData({ email: null }))
+    for (const event of flood) expect((await send(event)).status).toBe(200)
+    expect((await quarantined()).map((letter) => letter.webhookId)).toEqual(
+      flood
+        .slice(3)
+        .map((event) => event.webhookId)
+        .reverse(),
+    )
+    expect((await listDeadLetters(receiver.queue)).filter((l) => l.reason === 'handler_failed')).toEqual([
+      expect.objectContaining({ webhookId: failing.webhookId }),
+    ])
+  })
+})
+
+describe('a captured delivery cannot be replayed after the dedup window (WEBHOOK_MAX_AGE_SECONDS)', () => {
+  const MAX_AGE_S = 7 * 24 * 3600 - 3600
+  const at = (offsetMs: number) => new Date(Date.now() + offsetMs).toISOString()
+
+  it('answers 200 to an event older than WEBHOOK_MAX_AGE_SECONDS and quarantines it as stale, never processed', async () => {
+    startWorker()
+    const event = makeEvent('purchase.completed', { timestamp: at(-(MAX_AGE_S + 60) * 1000) })
+    expect((await send(event)).status).toBe(200)
+    expect(await drained()).toEqual([])
+    expect(await quarantined()).toEqual([
+      expect.objectContaining({ webhookId: event.webhookId, reason: 'stale' }),
+    ])
+  })
+
+  it('answers 200 to an event more than 5 minutes in the future and quarantines it as future', async () => {
+    startWorker()
+    const event = makeEvent('purchase.completed', { timestamp: at(6 * 60_000) })
+    expect((await send(event)).status).toBe(200)
+    expect(await drained()).toEqual([])
+    expect(await quarantined()).toEqual([
+      expect.objectContaining({ webhookId: event.webhookId, reason: 'future' }),
+    ])
+  })
+
+  it("hands on the platform's last retry (7 h 12 min 30 s after the event) and an event 4 minutes ahead of our clock", async () => {
+    startWorker()
+    const lastRetry = makeEvent('purchase.completed', { timestamp: at(-(7 * 3600 + 12 * 60 + 30) * 1000) })
+    const ahead = makeEvent('purchase.completed', { timestamp: at(4 * 60_000) })
+    const justInside = makeEvent('purchase.completed', { timestamp: at(-(MAX_AGE_S - 60) * 1000) })
+    for (const event of [lastRetry, ahead, justInside]) expect((await send(event)).status).toBe(200)
+    expect((await drained()).map((seen) => seen.webhookId).sort()).toEqual(
+      [lastRetry, ahead, justInside].map((event) => event.webhookId).sort(),
+    )
+    expect(await quarantined()).toEqual([])
+  })
+})
+
+describe('the dedup marker outlives the job (issue 22)', () => {
+  it.each([
+    ['the batched enqueue', false],
+    ['the Queue.add fallback', true],
+  ])(
+    '%s: a job removed by hand (job.remove, Queue.clean) leaves its webhookId a duplicate',
+    async (_path, viaQueueAdd) => {
+      await receiver.stop()
+      receiver = await startReceiver(redis.url, uniquePrefix(), { viaQueueAdd })
+      const removed = makeEvent('session.created')
+      const cleaned = makeEvent('session.ended')
+      for (const event of [removed, cleaned]) expect((await send(event)).status).toBe(200)
+      const [job] = (await receiver.queue.getJobs(['waiting'])).filter((j) => j.name === 'session.created')
+      await job!.remove()
+      expect(await receiver.queue.clean(0, 100, 'wait')).toHaveLength(1)
+      expect(await waiting()).toBe(0)
+
+      for (const event of [removed, cleaned]) expect((await send(event)).status).toBe(200)
+      expect(await waiting()).toBe(0)
+    },
+  )
+})
