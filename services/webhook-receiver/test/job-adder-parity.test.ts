@@ -35,6 +35,19 @@ function queueOf(prefix: string) {
   })
 }
 
+/** The receiver's batched enqueue for a queue, on a producer connection of its own (the caller closes it). */
+function batchedAdder(queue: Queue) {
+  const producer = createRedisConnection(urlTarget(redis.url), 'producer')
+  const adder = createJobAdder({
+    connection: producer,
+    queue,
+    deduplicationTtlMs: TTL_MS,
+    waitReplicas: 0,
+    waitTimeoutMs: 1000,
+  })
+  return { producer, adder }
+}
+
 /**
  * Every key of a queue, its value read by type, byte for byte (job data and the options' JSON included), with
  * only what legitimately differs (prefix, clock) normalised.
@@ -95,14 +108,7 @@ describe(`the batched enqueue against Queue.add (BullMQ ${BULLMQ_VERSION_PINNED}
       const queue = queueOf(viaAdd)
       const fallbackQueue = queueOf(viaFallback)
       const batchQueue = queueOf(viaBatch)
-      const producer = createRedisConnection(urlTarget(redis.url), 'producer')
-      const adder = createJobAdder({
-        connection: producer,
-        queue: batchQueue,
-        deduplicationTtlMs: TTL_MS,
-        waitReplicas: 0,
-        waitTimeoutMs: 1000,
-      })
+      const { producer, adder } = batchedAdder(batchQueue)
       try {
         if (paused) for (const q of [queue, fallbackQueue, batchQueue]) await q.pause()
         const events = ['session.created', 'purchase.completed', 'session.ended'].map((kind) =>
@@ -144,14 +150,7 @@ describe(`the batched enqueue against Queue.add (BullMQ ${BULLMQ_VERSION_PINNED}
   it('keeps the dedup marker when the job is removed (job.remove, Queue.clean), on both paths; Queue.add alone loses it', async () => {
     const prefix = uniquePrefix()
     const queue = queueOf(prefix)
-    const producer = createRedisConnection(urlTarget(redis.url), 'producer')
-    const adder = createJobAdder({
-      connection: producer,
-      queue,
-      deduplicationTtlMs: TTL_MS,
-      waitReplicas: 0,
-      waitTimeoutMs: 1000,
-    })
+    const { producer, adder } = batchedAdder(queue)
     try {
       const [plain, kept, batched] = ['session.created', 'session.ended', 'purchase.completed'].map((kind) =>
         makeEvent(kind),
@@ -190,14 +189,7 @@ describe(`the batched enqueue against Queue.add (BullMQ ${BULLMQ_VERSION_PINNED}
   it('hands a plain BullMQ worker the same job (name, data, options, attempts) as Queue.add', async () => {
     const prefix = uniquePrefix()
     const queue = queueOf(prefix)
-    const producer = createRedisConnection(urlTarget(redis.url), 'producer')
-    const adder = createJobAdder({
-      connection: producer,
-      queue,
-      deduplicationTtlMs: TTL_MS,
-      waitReplicas: 0,
-      waitTimeoutMs: 1000,
-    })
+    const { producer, adder } = batchedAdder(queue)
     const seen: Job[] = []
     const worker = new Worker(WEBHOOK_QUEUE_NAME, async (job) => void seen.push(job), {
       connection: { url: redis.url } as never,
