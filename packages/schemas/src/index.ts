@@ -16,10 +16,15 @@ export { DeliverySpecSchema, QueryEnvelopeSchema } from './query-envelope'
 export type { DeliverySpec, QueryEnvelope } from './query-envelope'
 export {
   CompaniesParametersSchema,
+  MAX_BIRTH_YEAR,
+  MAX_LIST_NAME_LENGTH,
+  MAX_SCREENING_LISTS,
   MAX_SEARCH_FILTER_LENGTH,
   MAX_SEARCH_NAME_LENGTH,
   MAX_SEARCH_NAME_WORDS,
+  MIN_BIRTH_YEAR,
   SanctionsParametersSchema,
+  SCREENING_ENTITY_TYPES,
 } from './search-parameters'
 export type { CompaniesParameters, SanctionsParameters } from './search-parameters'
 export { CallbackPayloadSchema } from './callback-payload'

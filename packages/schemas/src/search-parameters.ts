@@ -10,6 +10,14 @@ export const MAX_SEARCH_NAME_LENGTH = 256
 export const MAX_SEARCH_NAME_WORDS = 32
 /** Longest `country` / `industry` filter (characters). */
 export const MAX_SEARCH_FILTER_LENGTH = 100
+/** Most list names a screening's `lists` may hold, and the longest name (characters). */
+export const MAX_SCREENING_LISTS = 64
+export const MAX_LIST_NAME_LENGTH = 128
+/** What a screening's `entityType` may be. */
+export const SCREENING_ENTITY_TYPES = ['person', 'organization', 'vessel', 'aircraft'] as const
+/** The years a screening's `birthYear` may be. */
+export const MIN_BIRTH_YEAR = 1800
+export const MAX_BIRTH_YEAR = 2100
 
 /**
  * `parameters` of `/api/search/companies`: every filter optional. `limit` is this kit's addition (the spec
@@ -27,8 +35,9 @@ export const CompaniesParametersSchema = Type.Object(
 export type CompaniesParameters = Static<typeof CompaniesParametersSchema>
 
 /**
- * `parameters` of `/api/search/sanctions`: `name` is required and non-empty (spec). `threshold` (0-100) and
- * `limit` are this kit's additions.
+ * `parameters` of `/api/search/sanctions`: `name` is required and non-empty (spec). This kit's optional
+ * additions: `threshold` (0-100), `limit`, `lists` (list names as the provider's `/api/lists` shows them; the
+ * provider refuses a name it does not hold), `entityType` and `birthYear`.
  */
 export const SanctionsParametersSchema = Type.Object(
   {
@@ -36,6 +45,14 @@ export const SanctionsParametersSchema = Type.Object(
     country: Maybe(Type.String({ maxLength: MAX_SEARCH_FILTER_LENGTH })),
     threshold: Maybe(Type.Number({ minimum: 0, maximum: 100 })),
     limit: Maybe(Type.Integer({ minimum: 1, maximum: 1000 })),
+    lists: Maybe(
+      Type.Array(Type.String({ minLength: 1, maxLength: MAX_LIST_NAME_LENGTH }), {
+        minItems: 1,
+        maxItems: MAX_SCREENING_LISTS,
+      }),
+    ),
+    entityType: Maybe(Type.Union(SCREENING_ENTITY_TYPES.map((type) => Type.Literal(type)))),
+    birthYear: Maybe(Type.Integer({ minimum: MIN_BIRTH_YEAR, maximum: MAX_BIRTH_YEAR })),
   },
   { additionalProperties: true, title: 'SanctionsParameters' },
 )

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto'
 import type { CompaniesParameters, SanctionsParameters } from '@pf/schemas'
 import type { Logger } from '@pf/service-kit'
 import type { Company, Datasets } from './datasets/records'
+import { sanctionsList } from './lists/sanctions-list'
 import { SanctionsLists, type ListVersion } from './lists/sanctions-lists'
 import { CompaniesIndex } from './companies/companies-index'
 import type { CompanyStore } from './companies/company-store'
@@ -32,14 +33,15 @@ export class SearchEngine {
       lists ??
         SanctionsLists.of(
           [
-            {
-              name: 'datasets',
-              source: 'datasets',
-              records: datasets.sanctions.length,
-              sha256: createHash('sha256').update(JSON.stringify(datasets.sanctions)).digest('hex'),
-              loadedAt: new Date().toISOString(),
-              entries: datasets.sanctions,
-            },
+            sanctionsList(
+              {
+                name: 'datasets',
+                format: 'datasets',
+                source: 'datasets',
+                sha256: createHash('sha256').update(JSON.stringify(datasets.sanctions)).digest('hex'),
+              },
+              datasets.sanctions,
+            ),
           ],
           silent,
         ),
@@ -61,14 +63,38 @@ export class SearchEngine {
     parameters: SanctionsParameters,
     { deadline }: { deadline?: number } = {},
   ): { results: SanctionMatch[]; truncated: boolean; totalMatches: number; lists: ListVersion[] } {
-    const { index, versions } = this.lists.current()
+    const { index, versions, selectable, versionOf } = this.lists.current()
     const { matches, total } = index.screen({
       deadline,
       name: parameters.name,
       country: parameters.country,
       threshold: parameters.threshold ?? SEARCH_DEFAULTS.sanctionsThreshold,
       limit: parameters.limit ?? SEARCH_DEFAULTS.sanctionsLimit,
+      lists: parameters.lists ? screenedLists(parameters.lists, selectable) : undefined,
+      entityType: parameters.entityType,
+      birthYear: parameters.birthYear,
     })
+    // Every hit names the version of each list it is on, as /api/lists shows it.
+    for (const match of matches)
+      for (const list of match.lists) list.version = versionOf.get(list.name) ?? list.version
     return { results: matches, truncated: total > matches.length, totalMatches: total, lists: versions }
   }
+}
+
+/**
+ * The list and sub-list names entries carry for the names a query's `lists` gives (a list stands for its
+ * sub-lists). A name no longer in use (a refresh dropped it after the query was checked) is refused, never
+ * screened as fewer lists than asked.
+ */
+function screenedLists(
+  names: readonly string[],
+  selectable: ReadonlyMap<string, readonly string[]>,
+): Set<string> {
+  return new Set(
+    names.flatMap((name) => {
+      const screened = selectable.get(name)
+      if (!screened) throw new Error(`list ${name} is no longer in use`)
+      return screened
+    }),
+  )
 }

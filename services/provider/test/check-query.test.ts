@@ -146,3 +146,35 @@ describe('checkQuery: where object delivery writes (pf_s3_sync)', () => {
     },
   )
 })
+
+describe('checkQuery: the screening choices (issue 25: lists, entityType, birthYear)', () => {
+  const withLists: QueryRules = { ...rules, listNames: new Set(['ofac-sdn', 'us-csl', 'us-csl/sdn']) }
+  const screening = (parameters: Record<string, unknown>) =>
+    checkQuery('sanctions', envelope({ parameters: { name: 'x', ...parameters } }), withLists)
+
+  it('accepts lists and sub-lists in use, an entityType and a birthYear', () => {
+    expect(screening({ lists: ['ofac-sdn', 'us-csl/sdn'], entityType: 'vessel', birthYear: 1971 }).ok).toBe(
+      true,
+    )
+  })
+
+  it('refuses a list name not in use, naming each once, as a parameters error with the queryId', () => {
+    expect(refusal(screening({ lists: ['ofac-sdn', 'eu-fsf', 'eu-fsf', 'us-csl/xyz'] }))).toMatchObject({
+      code: 'ERR_INVALID_PARAMETERS',
+      message:
+        'invalid parameters: lists names no list in use: "eu-fsf", "us-csl/xyz" (GET /api/lists shows them)',
+      extra: { queryId: 'q-1' },
+    })
+  })
+
+  it.each([
+    [{ lists: [] }, 'lists must NOT have fewer than 1 items'],
+    [{ entityType: 'ship' }, 'entityType'],
+    [{ birthYear: 2101 }, 'birthYear must be <= 2100'],
+  ])("refuses %j by the schema's bounds", (parameters, error) => {
+    expect(refusal(screening(parameters))).toMatchObject({
+      code: 'ERR_INVALID_PARAMETERS',
+      message: expect.stringContaining(error),
+    })
+  })
+})

@@ -1,7 +1,9 @@
-import { normalizeCountry } from '../src/datasets/normalize-country'
-import type { SanctionEntry } from '../src/datasets/records'
+import { listedNames } from '../src/datasets/listed-names'
+import type { ListedName, SanctionEntry } from '../src/datasets/records'
 import { explainScore, scoreName, type ScoreExplanation } from '../src/matching/name-score'
+import { namePenalty } from '../src/matching/name-weight'
 import { prepareListedName, prepareQueryName, type PreparedName } from '../src/matching/prepare-name'
+import { EntryGroups } from '../src/screening/entry-groups'
 import {
   rankHits,
   type ListedNames,
@@ -10,33 +12,40 @@ import {
   type Screening,
 } from '../src/screening/rank-hits'
 import type { SanctionsQuery } from '../src/screening/sanctions-index'
+import { ScreeningRules } from '../src/screening/screening-rules'
 
 /**
  * The reference screening: every name and alias scored with `scoreName`, no pre-filter. What the index must
  * return exactly (tests compare them), and the baseline its speed is measured against (`pnpm bench`). The
- * service never runs it: it lives with the tests, built from the same scorer and ranking as the index.
+ * service never runs it: it lives with the tests, built from the same scorer, rules and ranking as the index.
  */
 export class SanctionsScan implements ListedNames {
   private constructor(
     readonly entries: readonly SanctionEntry[],
-    private readonly names: { entry: number; display: string; prepared: PreparedName }[],
+    readonly groups: EntryGroups,
+    private readonly names: { entry: number; listed: ListedName; prepared: PreparedName }[],
   ) {}
 
   static build(entries: readonly SanctionEntry[]): SanctionsScan {
     return new SanctionsScan(
       entries,
+      EntryGroups.build(entries),
       entries.flatMap((entry, index) =>
-        [entry.name, ...entry.aliases].map((display) => ({
+        listedNames(entry).map((listed) => ({
           entry: index,
-          display,
-          prepared: prepareListedName(display),
+          listed,
+          prepared: prepareListedName(listed.name),
         })),
       ),
     )
   }
 
   display(name: number): string {
-    return this.names[name]!.display
+    return this.names[name]!.listed.name
+  }
+
+  listed(name: number): ListedName {
+    return this.names[name]!.listed
   }
 
   explain(query: PreparedName, name: number): ScoreExplanation {
@@ -48,16 +57,17 @@ export class SanctionsScan implements ListedNames {
     return this.screen(query).matches
   }
 
-  /** `search`, and how many entries reached the threshold in all (more than `limit` means it was cut). */
-  screen({ name, country, threshold, limit }: SanctionsQuery): Screening {
+  /** `search`, and how many parties reached the threshold in all (more than `limit` means it was cut). */
+  screen({ name, threshold, limit, deadline: _deadline, ...choices }: SanctionsQuery): Screening {
     const query = prepareQueryName(name)
-    const code = country?.trim() ? normalizeCountry(country) : undefined
+    const rules = new ScreeningRules(this.entries, choices)
     const hits: NameHit[] = []
     this.names.forEach((listed, id) => {
-      if (code !== undefined && !this.entries[listed.entry]!.countries.includes(code ?? '')) return
-      const score = scoreName(query, listed.prepared)
+      if (!rules.allows(listed.entry)) return
+      const raw = scoreName(query, listed.prepared)
+      const score = Math.max(0, raw - namePenalty(listed.listed.kind) - rules.birthPenalty(listed.entry))
       if (score >= threshold) hits.push({ name: id, entry: listed.entry, score })
     })
-    return rankHits(hits, query, limit, this)
+    return rankHits(hits, query, limit, this, rules)
   }
 }

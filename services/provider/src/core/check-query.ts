@@ -49,6 +49,8 @@ export interface QueryRules {
   allowedPorts?: readonly number[]
   /** Object delivery's default bucket and the buckets a query may name (S3_ALLOWED_BUCKETS; unset: any). */
   s3: { defaultBucket: string; allowedBuckets?: readonly string[] }
+  /** The list names a screening's `lists` may use (lists and sub-lists in use); unset: any. */
+  listNames?: { has(name: string): boolean }
 }
 
 const VALIDATE_PARAMETERS: {
@@ -58,7 +60,8 @@ const VALIDATE_PARAMETERS: {
 /**
  * Every rule a query envelope meets before it is run, in the spec's order: the envelope (`queryId` and
  * `callbackUrl` present; a `queryId` an object key can hold; a `callbackUrl` the provider may reach), then the
- * endpoint's parameters (types and bounds, at most `MAX_SEARCH_NAME_WORDS` words of `name`), then, for
+ * endpoint's parameters (types and bounds, at most `MAX_SEARCH_NAME_WORDS` words of `name`, `lists` naming
+ * lists in use), then, for
  * `pf_s3_sync`, where the object would be written. Pure: no socket, no clock.
  */
 export function checkQuery<E extends SearchEndpoint>(
@@ -77,11 +80,24 @@ export function checkQuery<E extends SearchEndpoint>(
   const { name } = parameters.value
   if (name && name.trim().split(/\s+/).length > MAX_SEARCH_NAME_WORDS)
     return refuseParameters(`invalid parameters: name has more than ${MAX_SEARCH_NAME_WORDS} words`, queryId)
+  const unknown = unknownLists(parameters.value, rules.listNames)
+  if (unknown.length > 0)
+    return refuseParameters(
+      `invalid parameters: lists names no list in use: ${unknown.map((l) => JSON.stringify(l)).join(', ')} (GET /api/lists shows them)`,
+      queryId,
+    )
   if (resolveDeliveryMechanism(envelope.delivery) === 'pf_s3_sync') {
     const problem = s3DeliveryProblem(envelope.delivery, queryId, rules.s3)
     if (problem) return refuseParameters(`invalid delivery: ${problem}`, queryId)
   }
   return { ok: true, query: { endpoint, envelope, parameters: parameters.value } }
+}
+
+/** The names of a screening's `lists` that are no list or sub-list in use (each once). */
+function unknownLists(parameters: object, known: QueryRules['listNames']): string[] {
+  const { lists } = parameters as { lists?: readonly string[] | null }
+  if (!known || !lists) return []
+  return [...new Set(lists.filter((name) => !known.has(name)))]
 }
 
 const refuseEnvelope = (problem: string) =>

@@ -77,6 +77,8 @@ export function parseOfacCsv({ primary, addresses, aliases }: OfacCsvFiles, sour
       countries: [],
       remarks: remarks || null,
       source,
+      // OpenSanctions' id for an OFAC entry: an FtM entity naming it among its referents is the same party.
+      sameAs: [`ofac-${id}`],
     })
   }
   if (addresses) {

@@ -1,158 +1,123 @@
-import { createHash } from 'node:crypto'
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
+import { existsSync, readdirSync, statSync } from 'node:fs'
 import { basename, join } from 'node:path'
-import { parseSanctionsJsonl } from '../datasets/load-jsonl'
-import { OFAC_SETS, parseOfacCsv, readOfacFiles, type OfacCsvFiles } from '../datasets/load-ofac-csv'
-import type { SanctionEntry } from '../datasets/records'
+import { detectListFormat, isListFormat, type ListFormat } from '../datasets/detect-list-format'
+import { ListFormatError } from '../datasets/list-format-error'
+import { OFAC_SETS } from '../datasets/load-ofac-csv'
+import { downloadList } from './download-list'
+import { FtmLists } from './ftm-lists'
+import { bytesInput, fileInput, type ListInput } from './list-input'
+import { LIST_READERS } from './read-list'
 import { redactSource } from './redact-source'
+import type { SanctionsList } from './sanctions-list'
 
-/** One loaded sanctions list: what `/api/lists` reports, and its entries. */
-export interface SanctionsList {
-  /** `ofac-sdn`, `ofac-consolidated`, or a JSON Lines file's name without `.jsonl`. */
-  name: string
-  /** Where it was read from; a URL without credentials or query (`redactSource`). */
-  source: string
-  records: number
-  /** SHA-256 (hex) of the bytes the list was read from: the version a screening answer was computed on. */
-  sha256: string
-  loadedAt: string
-  entries: SanctionEntry[]
-}
+export type { SanctionsList, SubList } from './sanctions-list'
 
 export interface SourceOptions {
   /** Limit of one download. */
   timeoutMs: number
   /** Largest download, in bytes. */
   maxBytes: number
+  /** What the OpenSanctions lists read so far hold, for their deltas (one per `SanctionsLists`). */
+  ftm?: FtmLists
 }
 
-const sha256 = (...parts: (Buffer | undefined)[]) => {
-  const hash = createHash('sha256')
-  for (const part of parts) if (part) hash.update(part)
-  return hash.digest('hex')
-}
+// Files of a folder that belong to another file's list: OFAC's address, alias and comment files.
+const COMPANIONS = new Set([
+  OFAC_SETS.sdn.addresses,
+  OFAC_SETS.sdn.aliases,
+  OFAC_SETS.consolidated.addresses,
+  OFAC_SETS.consolidated.aliases,
+  'cons_comments.csv',
+])
 
-function list(name: string, source: string, entries: SanctionEntry[], hash: string): SanctionsList {
-  for (const entry of entries) entry.list = name
-  return { name, source, records: entries.length, sha256: hash, loadedAt: new Date().toISOString(), entries }
-}
+// Names that promise a list (today's names, and the new formats' usual ones): such a file is read by its name
+// when its content is not recognised (so its own error is told), and one that cannot be read is refused.
+const LIST_NAMES = /(\.ftm\.json|\.xml|sanctions.*\.jsonl|^sdn\.csv|^cons_prim\.csv)$/
+const FORMAT_BY_NAME: [RegExp, ListFormat][] = [
+  [/^(sdn|cons_prim)\.csv$/, 'ofac-csv'],
+  [/sanctions.*\.jsonl$/, 'jsonl'],
+]
 
-function ofacList(name: string, source: string, files: OfacCsvFiles): SanctionsList {
-  const label = name === 'ofac-sdn' ? 'OFAC SDN' : 'OFAC Consolidated'
-  return list(name, source, parseOfacCsv(files, label), sha256(files.primary, files.addresses, files.aliases))
+/** What a folder's file is: its content's format, else the one its name promises (undefined: not a list). */
+function folderFormat(dir: string, file: string): { input: ListInput; format: ListFormat } | undefined {
+  const path = join(dir, file)
+  const promised = LIST_NAMES.test(file)
+  if (!statSync(path).isFile()) {
+    if (promised)
+      throw new Error(`${path} cannot be read (${statSync(path).isDirectory() ? 'EISDIR' : 'not a file'})`)
+    return undefined
+  }
+  const input = fileInput(path, file)
+  const format = detectListFormat(input.head())
+  if (isListFormat(format) && (format !== 'jsonl' || /sanctions.*\.jsonl$/.test(file)))
+    return { input, format }
+  const byName = FORMAT_BY_NAME.find(([pattern]) => pattern.test(file))?.[1]
+  if (byName) return { input, format: byName }
+  if (promised && format !== 'ftm-delta') formatOf(input, undefined)
+  return undefined
 }
 
 /**
- * Fetches a list. Credentials in the URL (`https://user:pw@host/…`) go in a Basic `Authorization` header
- * (fetch refuses them in the URL); errors name the URL as `redactSource` shows it, never its secrets.
+ * The list files of a folder, each with its format: every file whose content is a list format, but JSON Lines
+ * only as `*sanctions*.jsonl` (a data folder also holds companies in JSON Lines). Subfolders are not read
+ * (an OpenSanctions delta folder is its export's).
  */
-async function download(source: string, { timeoutMs, maxBytes }: SourceOptions): Promise<Buffer> {
-  const url = new URL(source)
-  const shown = redactSource(source)
-  const headers: Record<string, string> = {}
-  if (url.username || url.password) {
-    const userinfo = `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`
-    headers.authorization = `Basic ${Buffer.from(userinfo).toString('base64')}`
-    url.username = ''
-    url.password = ''
-  }
-  let response: Response
-  try {
-    response = await fetch(url, { headers, signal: AbortSignal.timeout(timeoutMs), redirect: 'follow' })
-  } catch (error) {
-    const reason = ((error as Error).cause as Error | undefined)?.message ?? (error as Error).message
-    throw new Error(`${shown} could not be fetched: ${reason}`)
-  }
-  if (!response.ok) throw new Error(`${shown} answered ${response.status}`)
-  const declared = Number(response.headers.get('content-length'))
-  if (declared > maxBytes) throw new Error(`${shown} is larger than ${maxBytes} bytes`)
-  const bytes = Buffer.from(await response.arrayBuffer())
-  if (bytes.length > maxBytes) throw new Error(`${shown} is larger than ${maxBytes} bytes`)
-  return bytes
+function folderLists(dir: string): { input: ListInput; format: ListFormat }[] {
+  return readdirSync(dir)
+    .sort()
+    .filter((file) => !COMPANIONS.has(file))
+    .map((file) => folderFormat(dir, file))
+    .filter((found) => found !== undefined)
 }
 
-const isListJsonl = (file: string) => file.endsWith('.jsonl') && file.includes('sanctions')
-
-/** Whether a folder holds a list `loadSanctionsSource` reads: an OFAC set or a `*sanctions*.jsonl`. */
+/** Whether a folder holds a list `loadSanctionsSource` reads (a file that promises one and is broken throws). */
 export function holdsSanctionsList(dir: string): boolean {
-  const files = readdirSync(dir)
-  return (
-    files.includes(OFAC_SETS.sdn.primary) ||
-    files.includes(OFAC_SETS.consolidated.primary) ||
-    files.some(isListJsonl)
-  )
+  return folderLists(dir).length > 0
 }
 
-/** A list file's bytes; an error names the file (Node's EISDIR does not). */
-function readListFile(path: string): Buffer {
-  try {
-    return readFileSync(path)
-  } catch (error) {
-    throw new Error(`${path} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`, {
-      cause: error,
-    })
-  }
+/** A source's forced format (`un-xml:/data/consolidated.xml`), and the rest. */
+function splitFormat(source: string): { format?: ListFormat; location: string } {
+  const match = /^([a-z-]+):(?!\/\/)(.+)$/.exec(source) ?? /^([a-z-]+):(https?:\/\/.+)$/.exec(source)
+  if (match && isListFormat(match[1] as string))
+    return { format: match[1] as ListFormat, location: match[2] as string }
+  return { location: source }
 }
 
-/** An OFAC set of a folder; an error names its file (the CSV parser's own messages do not). */
-function ofacSet(dir: string, set: keyof typeof OFAC_SETS): SanctionsList {
-  const name = set === 'sdn' ? 'ofac-sdn' : 'ofac-consolidated'
-  try {
-    return ofacList(name, dir, readOfacFiles(dir, set))
-  } catch (error) {
-    throw new Error(`${join(dir, OFAC_SETS[set].primary)}: ${(error as Error).message}`, { cause: error })
-  }
+/** What a single file is, by its content unless forced; a file that is no list format is refused. */
+function formatOf(input: ListInput, forced: ListFormat | undefined): ListFormat {
+  if (forced) return forced
+  const kind = detectListFormat(input.head())
+  if (isListFormat(kind)) return kind
+  const why = kind === 'ftm-delta' ? 'an OpenSanctions delta, read with its export' : 'not a list format'
+  throw new ListFormatError(input.shown, undefined, `${why} (see the provider README, Screening)`)
 }
 
 /**
- * The lists one `SANCTIONS_SOURCES` item holds:
- * - a folder: OFAC's SDN set (`sdn.csv`, `add.csv`, `alt.csv`) and/or its consolidated set (`cons_prim.csv`,
- *   `cons_add.csv`, `cons_alt.csv`), and every `*sanctions*.jsonl` in it;
- * - a `.jsonl` file; an `sdn.csv` or `cons_prim.csv` file (its folder's address and alias files are read too);
- * - an http(s) URL of a `.jsonl` file, or of an OFAC `sdn.csv` / `cons_prim.csv` (entries only).
+ * The lists one `SANCTIONS_SOURCES` item holds, each format recognised from its content (a `<format>:` prefix
+ * forces one: `ofac-csv`, `jsonl`, `un-xml`, `us-csl`, `bis-dpl`, `ftm`):
+ * - a folder: every list file in it (`folderLists`);
+ * - a file: its list (an OFAC `sdn.csv` or `cons_prim.csv` brings its folder's address and alias files, an
+ *   OpenSanctions export its deltas);
+ * - an http(s) URL: the file it answers (alone).
+ * A file that cannot be read as its format is an error naming the file and the position: nothing is kept.
  */
 export async function loadSanctionsSource(source: string, options: SourceOptions): Promise<SanctionsList[]> {
-  if (/^https?:\/\//i.test(source)) {
-    const path = new URL(source).pathname
-    const shown = redactSource(source)
-    const bytes = await download(source, options)
-    if (path.endsWith('.jsonl')) {
-      const name = basename(path, '.jsonl')
-      return [list(name, shown, parseSanctionsJsonl(bytes.toString('utf8'), name), sha256(bytes))]
-    }
-    const consolidated = basename(path).startsWith('cons_')
-    return [ofacList(consolidated ? 'ofac-consolidated' : 'ofac-sdn', shown, { primary: bytes })]
+  const { format, location } = splitFormat(source)
+  const ftm = options.ftm ?? new FtmLists()
+  if (/^https?:\/\//i.test(location)) {
+    const bytes = await downloadList(location, options)
+    const input = bytesInput(bytes, redactSource(location), basename(new URL(location).pathname))
+    return [await LIST_READERS[formatOf(input, format)](input, ftm)]
   }
-  if (!existsSync(source)) throw new Error(`sanctions source ${source} does not exist`)
-  if (!statSync(source).isDirectory()) {
-    if (source.endsWith('.jsonl')) {
-      const bytes = readListFile(source)
-      const name = basename(source, '.jsonl')
-      return [
-        list(name, source, parseSanctionsJsonl(bytes.toString('utf8'), basename(source)), sha256(bytes)),
-      ]
-    }
-    const file = basename(source)
-    if (file === OFAC_SETS.sdn.primary) return loadSanctionsSource(join(source, '..'), options)
-    if (file === OFAC_SETS.consolidated.primary) return loadSanctionsSource(join(source, '..'), options)
-    throw new Error(`sanctions source ${source}: not a folder, a .jsonl file, sdn.csv or cons_prim.csv`)
+  if (!existsSync(location)) throw new Error(`sanctions source ${location} does not exist`)
+  if (!statSync(location).isDirectory()) {
+    const input = fileInput(location, basename(location))
+    return [await LIST_READERS[formatOf(input, format)](input, ftm)]
   }
-  const files = readdirSync(source).sort()
+  const files = folderLists(location).filter((file) => !format || file.format === format)
+  if (files.length === 0)
+    throw new Error(`sanctions source ${location} holds no list (see the provider README)`)
   const lists: SanctionsList[] = []
-  if (files.includes(OFAC_SETS.sdn.primary)) lists.push(ofacSet(source, 'sdn'))
-  if (files.includes(OFAC_SETS.consolidated.primary)) lists.push(ofacSet(source, 'consolidated'))
-  for (const file of files.filter(isListJsonl)) {
-    const bytes = readListFile(join(source, file))
-    lists.push(
-      list(
-        basename(file, '.jsonl'),
-        join(source, file),
-        parseSanctionsJsonl(bytes.toString('utf8'), file),
-        sha256(bytes),
-      ),
-    )
-  }
-  if (lists.length === 0)
-    throw new Error(`sanctions source ${source} holds no list (see the provider README)`)
+  for (const { input, format: found } of files) lists.push(await LIST_READERS[found](input, ftm))
   return lists
 }

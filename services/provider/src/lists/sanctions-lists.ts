@@ -1,5 +1,6 @@
 import type { Logger } from '@pf/service-kit'
 import { SanctionsIndex } from '../screening/sanctions-index'
+import { FtmLists } from './ftm-lists'
 import { loadSanctionsSource, type SanctionsList, type SourceOptions } from './load-sanctions-source'
 
 /** What `/api/lists` and `/ready` report of a list, and what each screening answer names. */
@@ -15,14 +16,31 @@ export interface ListsSnapshot {
   index: SanctionsIndex
   lists: ListInfo[]
   versions: ListVersion[]
+  /** Every name `parameters.lists` may use (lists and sub-lists), with the screened names it stands for. */
+  selectable: ReadonlyMap<string, readonly string[]>
+  /** The version of each list and sub-list, by name, as hits name it. */
+  versionOf: ReadonlyMap<string, string>
 }
 
 const snapshotOf = (lists: SanctionsList[]): ListsSnapshot => {
   const info = lists.map(({ entries: _entries, ...rest }) => rest)
+  const selectable = new Map<string, string[]>()
+  const versionOf = new Map<string, string>()
+  for (const list of info) {
+    const parts = list.sublists?.map((sub) => sub.name) ?? []
+    selectable.set(list.name, [list.name, ...parts])
+    versionOf.set(list.name, list.version)
+    for (const part of parts) {
+      selectable.set(part, [part])
+      versionOf.set(part, list.version)
+    }
+  }
   return {
     index: SanctionsIndex.build(lists.flatMap((l) => l.entries)),
     lists: info,
     versions: info.map(({ name, sha256 }) => ({ name, sha256 })),
+    selectable,
+    versionOf,
   }
 }
 
@@ -46,7 +64,9 @@ export class SanctionsLists {
 
   /** Loads the sources once; rejects when one fails (at start, there is no previous index to keep). */
   static async load(sources: string[], options: SourceOptions & { logger: Logger }): Promise<SanctionsLists> {
-    return new SanctionsLists(sources, options, snapshotOf(await loadAll(sources, options)))
+    // One memory of the OpenSanctions lists for every refresh: their deltas apply to what was read.
+    const kept = { ...options, ftm: options.ftm ?? new FtmLists() }
+    return new SanctionsLists(sources, kept, snapshotOf(await loadAll(sources, kept)))
   }
 
   /** A fixed set, for tests and for engines built from datasets. */
@@ -107,8 +127,10 @@ export interface RefreshOutcome {
 }
 
 async function loadAll(sources: string[], options: SourceOptions): Promise<SanctionsList[]> {
-  const lists = (await Promise.all(sources.map((source) => loadSanctionsSource(source, options)))).flat()
-  const names = lists.map((l) => l.name)
+  const lists: SanctionsList[] = []
+  // One at a time: a list's parse holds memory until its entries are built.
+  for (const source of sources) lists.push(...(await loadSanctionsSource(source, options)))
+  const names = lists.flatMap((l) => [l.name, ...(l.sublists?.map((s) => s.name) ?? [])])
   const twice = names.find((name, i) => names.indexOf(name) !== i)
   if (twice) throw new Error(`two sources hold the list ${twice}`)
   return lists

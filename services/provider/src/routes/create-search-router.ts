@@ -28,7 +28,12 @@ export function createSearchRouter({
     search: (parameters: ParametersOf[E]) => SearchOutcome,
   ) =>
     router.post(`/api/search/${endpoint}`, async (req, res) => {
-      const checked = checkQuery(endpoint, req.body, rules)
+      // The lists a query may name are those of the snapshot it will screen: the check and the search run in
+      // one turn of the event loop (runQuery searches before its first await), so no refresh comes between.
+      const checked = checkQuery(endpoint, req.body, {
+        ...rules,
+        listNames: engine.lists.current().selectable,
+      })
       if (!checked.ok) throw checked.refusal
       const { envelope, parameters } = checked.query
       const answer = await runQuery(endpoint, envelope, () => search(parameters), deps)

@@ -1,12 +1,41 @@
-import type { SanctionEntry } from '../datasets/records'
+import type { ListedName, SanctionEntry } from '../datasets/records'
+import { BIRTH_YEAR_MISMATCH_POINTS } from '../matching/birth-year'
 import type { ScoreExplanation } from '../matching/name-score'
+import { WEAK_ALIAS_POINTS } from '../matching/name-weight'
 import type { PreparedName } from '../matching/prepare-name'
+import type { EntryGroups } from './entry-groups'
+import type { ScreeningRules } from './screening-rules'
+
+/** What lowered a hit's score below its name's, and by how many points. */
+export interface ScoreAdjustment {
+  rule: 'weak-alias' | 'birth-year'
+  points: number
+  detail: string
+}
+
+/** Why a hit scored what it did: its name's score, the matched name's kind, and what lowered it. */
+export interface HitExplanation extends ScoreExplanation {
+  /** The matched name's kind, quality and script, for lists that say them (absent: OFAC CSV, JSON Lines). */
+  name?: Omit<ListedName, 'name'>
+  /** The name's score before `adjustments`, when there are some. */
+  nameScore?: number
+  adjustments?: ScoreAdjustment[]
+}
+
+/** A list a hit's party is on, with its id there (`version` added by the search engine). */
+export interface HitList {
+  name: string
+  id: string
+  version?: string
+}
 
 /** A screening hit: the entry, the score, which of its names matched and how the score came about. */
-export interface SanctionMatch extends SanctionEntry {
+export interface SanctionMatch extends Omit<SanctionEntry, 'names' | 'sameAs'> {
   score: number
   matchedName: string
-  explanation: ScoreExplanation
+  explanation: HitExplanation
+  /** Every screened list the party is on (one hit for one party, `EntryGroups`). */
+  lists: HitList[]
 }
 
 /** A screening's answer: the best `limit` entries, and how many entries reached the threshold in all. */
@@ -25,27 +54,83 @@ export interface NameHit {
 /** What ranking needs to know of the listed names, whichever search found them. */
 export interface ListedNames {
   entries: readonly SanctionEntry[]
+  groups: EntryGroups
   display(name: number): string
+  /** The name's kind, quality and script. */
+  listed(name: number): ListedName
   /** Why name `name` scored what it did for `query` (`explainScore`). */
   explain(query: PreparedName, name: number): ScoreExplanation
 }
 
+function explainHit(
+  hit: NameHit,
+  query: PreparedName,
+  names: ListedNames,
+  rules: ScreeningRules,
+): HitExplanation {
+  const explanation: HitExplanation = names.explain(query, hit.name)
+  const entry = names.entries[hit.entry] as SanctionEntry
+  const { name: _name, ...detail } = names.listed(hit.name)
+  const adjustments: ScoreAdjustment[] = []
+  if (detail.kind === 'weak-alias')
+    adjustments.push({
+      rule: 'weak-alias',
+      points: WEAK_ALIAS_POINTS,
+      detail: `matched a weak alias${detail.quality ? ` (quality ${detail.quality})` : ''}`,
+    })
+  if (rules.birthPenalty(hit.entry) > 0)
+    adjustments.push({
+      rule: 'birth-year',
+      points: BIRTH_YEAR_MISMATCH_POINTS,
+      detail: `born ${(entry.birthDates ?? []).join(', ')}, not within a year of ${rules.choices.birthYear}`,
+    })
+  return {
+    ...explanation,
+    score: hit.score,
+    ...(entry.names ? { name: detail } : {}),
+    ...(adjustments.length > 0 ? { nameScore: explanation.score, adjustments } : {}),
+  }
+}
+
+function matchOf(
+  hit: NameHit,
+  query: PreparedName,
+  names: ListedNames,
+  rules: ScreeningRules,
+): SanctionMatch {
+  const { names: _names, sameAs: _sameAs, ...entry } = names.entries[hit.entry] as SanctionEntry
+  const lists = names.groups
+    .members(hit.entry)
+    .filter((member) => member === hit.entry || rules.allows(member))
+    .map((member) => names.entries[member] as SanctionEntry)
+    .map(({ list, id }) => ({ name: list ?? '', id }))
+  return {
+    ...entry,
+    score: hit.score,
+    matchedName: names.display(hit.name),
+    explanation: explainHit(hit, query, names, rules),
+    lists,
+  }
+}
+
 /**
- * The answer of a screening from its name hits, the same whichever search found them: each entry once, by its
- * best name (the first in list order on a tie), the best `limit` entries by score, then entry name, then list
- * order, each with the explanation of its score.
+ * The answer of a screening from its name hits, the same whichever search found them: each party once (an
+ * `EntryGroups` group) by its best name (the first in list order on a tie), the best `limit` by score, then
+ * entry name, then list order, each with the explanation of its score and the lists it is on.
  */
 export function rankHits(
   hits: readonly NameHit[],
   query: PreparedName,
   limit: number,
   names: ListedNames,
+  rules: ScreeningRules,
 ): Screening {
   const best = new Map<number, NameHit>()
   for (const hit of hits) {
-    const current = best.get(hit.entry)
+    const group = names.groups.group(hit.entry)
+    const current = best.get(group)
     if (!current || hit.score > current.score || (hit.score === current.score && hit.name < current.name))
-      best.set(hit.entry, hit)
+      best.set(group, hit)
   }
   const order = (x: NameHit, y: NameHit) =>
     y.score - x.score ||
@@ -53,15 +138,9 @@ export function rankHits(
       (names.entries[y.entry] as SanctionEntry).name,
     ) ||
     x.entry - y.entry
-  const matches = selectTop([...best.values()], limit, order).map((hit) => ({
-    ...(names.entries[hit.entry] as SanctionEntry),
-    score: hit.score,
-    matchedName: names.display(hit.name),
-    explanation: names.explain(query, hit.name),
-  }))
+  const matches = selectTop([...best.values()], limit, order).map((hit) => matchOf(hit, query, names, rules))
   return { matches, total: best.size }
 }
-
 /** The first `k` items in `order`, sorted, without sorting all of them (a bounded max-heap of the best k). */
 export function selectTop<T>(items: T[], k: number, order: (x: T, y: T) => number): T[] {
   if (items.length <= k) return items.sort(order)

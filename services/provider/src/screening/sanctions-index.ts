@@ -1,19 +1,21 @@
-import type { SanctionEntry } from '../datasets/records'
-import { normalizeCountry } from '../datasets/normalize-country'
+import { listedNames } from '../datasets/listed-names'
+import type { ListedName, SanctionEntry } from '../datasets/records'
 import { BOUND_SLACK } from '../matching/jaro-winkler-bound'
 import { combinedScore, explainScore } from '../matching/name-score'
+import { namePenalty } from '../matching/name-weight'
 import { prepareListedName, prepareQueryName, type PreparedName } from '../matching/prepare-name'
+import { EntryGroups } from './entry-groups'
 import { JaroWinklerIndex } from './jaro-winkler-index'
 import { PartSimilarities } from './part-similarities'
 import { PartVocabulary } from './part-vocabulary'
-import { rankHits, type NameHit, type SanctionMatch, type Screening } from './rank-hits'
+import { rankHits, type ListedNames, type NameHit, type SanctionMatch, type Screening } from './rank-hits'
+import { ScreeningRules, type ScreeningChoices } from './screening-rules'
 import { createBudget } from './search-budget'
 
 export type { SanctionMatch } from './rank-hits'
 
-export interface SanctionsQuery {
+export interface SanctionsQuery extends ScreeningChoices {
   name: string
-  country?: string | null
   /** Lowest score returned, 0-100. */
   threshold: number
   limit: number
@@ -31,7 +33,7 @@ export interface SanctionsQuery {
  * - the whole name: a `JaroWinklerIndex` over whole names finds every name whose similarity reaches it.
  * Scores are added in the scorer's order from the same similarities, so they are the scan's to the last bit.
  */
-export class SanctionsIndex {
+export class SanctionsIndex implements ListedNames {
   private generation = 0
   private readonly similarities: PartSimilarities
   private readonly candidateStamps: Int32Array
@@ -43,6 +45,9 @@ export class SanctionsIndex {
     /** Entry of each name, and which of its names it is (−1: the entry's name, k: its alias k). */
     private readonly nameEntry: Int32Array,
     private readonly nameAlias: Int32Array,
+    /** Points a match on each name loses for its kind (`namePenalty`). */
+    private readonly namePoints: Uint8Array,
+    readonly groups: EntryGroups,
     private readonly wholes: readonly string[],
     private readonly vocabulary: PartVocabulary,
     private readonly partOffsets: Int32Array,
@@ -62,13 +67,15 @@ export class SanctionsIndex {
   ): SanctionsIndex {
     const nameEntry: number[] = []
     const nameAlias: number[] = []
+    const namePoints: number[] = []
     const wholes: string[] = []
     const parts: string[][] = []
     entries.forEach((entry, index) => {
-      ;[entry.name, ...entry.aliases].forEach((display, alias) => {
-        const prepared = prepareListedName(display)
+      listedNames(entry).forEach(({ name, kind }, alias) => {
+        const prepared = prepareListedName(name)
         nameEntry.push(index)
         nameAlias.push(alias - 1)
+        namePoints.push(namePenalty(kind))
         wholes.push(prepared.whole)
         parts.push(prepared.parts)
       })
@@ -78,6 +85,8 @@ export class SanctionsIndex {
       entries,
       Int32Array.from(nameEntry),
       Int32Array.from(nameAlias),
+      Uint8Array.from(namePoints),
+      EntryGroups.build(entries),
       wholes,
       vocabulary,
       partOffsets,
@@ -100,6 +109,11 @@ export class SanctionsIndex {
     return alias < 0 ? entry.name : (entry.aliases[alias] as string)
   }
 
+  listed(name: number): ListedName {
+    const entry = this.entries[this.nameEntry[name] as number] as SanctionEntry
+    return listedNames(entry)[(this.nameAlias[name] as number) + 1] as ListedName
+  }
+
   prepared(name: number): PreparedName {
     const ids = this.partIds.subarray(this.partOffsets[name], this.partOffsets[name + 1])
     return {
@@ -114,8 +128,12 @@ export class SanctionsIndex {
     return this.screen(query).matches
   }
 
-  /** `search`, and how many entries reached the threshold in all (more than `limit` means it was cut). */
-  screen({ name, country, threshold, limit, deadline }: SanctionsQuery): Screening {
+  /**
+   * `search`, and how many parties reached the threshold in all (more than `limit` means it was cut). A name's
+   * score loses its kind's points (a weak alias) and its entry's birth-year points, so it is never above the
+   * score the candidates were found for: the candidates stay every name that may reach the threshold.
+   */
+  screen({ name, threshold, limit, deadline, ...choices }: SanctionsQuery): Screening {
     const query = prepareQueryName(name)
     const tick = createBudget(deadline)
     // Scores are rounded to whole points: a name at 84.5 already scores 85.
@@ -123,36 +141,34 @@ export class SanctionsIndex {
     this.generation = (this.generation + 1) | 0
     this.similarities.begin(query)
     const candidates = this.candidates(query, floor, tick)
-    const code = country?.trim() ? normalizeCountry(country) : undefined
+    const rules = new ScreeningRules(this.entries, choices)
     const hits: NameHit[] = []
     for (const candidate of candidates) {
       tick()
       const entry = this.nameEntry[candidate] as number
-      if (code !== undefined && !(this.entries[entry] as SanctionEntry).countries.includes(code ?? ''))
-        continue
+      if (!rules.allows(entry)) continue
       const parts = this.similarities.partsMean(
         this.partIds,
         this.partOffsets[candidate] as number,
         this.partOffsets[candidate + 1] as number,
         floor,
       )
-      const score = combinedScore(parts, this.wholeSimilarity(candidate) ?? 0)
+      const raw = combinedScore(parts, this.wholeSimilarity(candidate) ?? 0)
+      const score = Math.max(0, raw - (this.namePoints[candidate] as number) - rules.birthPenalty(entry))
       if (score >= threshold) hits.push({ name: candidate, entry, score })
     }
-    return rankHits(hits, query, limit, {
-      entries: this.entries,
-      display: (name) => this.display(name),
-      // The similarities this search computed, reused: explaining a hit costs no comparison twice.
-      explain: (prepared, name) => {
-        const from = this.partOffsets[name] as number
-        return explainScore(
-          prepared,
-          this.prepared(name),
-          (i, j) => this.similarities.get(i, this.partIds[from + j] as number),
-          this.wholeSimilarity(name),
-        )
-      },
-    })
+    return rankHits(hits, query, limit, this, rules)
+  }
+
+  /** Why `name` scored what it did: the similarities this search computed, reused (none computed twice). */
+  explain(prepared: PreparedName, name: number) {
+    const from = this.partOffsets[name] as number
+    return explainScore(
+      prepared,
+      this.prepared(name),
+      (i, j) => this.similarities.get(i, this.partIds[from + j] as number),
+      this.wholeSimilarity(name),
+    )
   }
 
   /**
