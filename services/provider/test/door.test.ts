@@ -10,9 +10,11 @@ const lists = SanctionsLists.of(
   [
     {
       name: 'internal-sanctions',
+      format: 'jsonl',
       source: '/srv/lists/internal-sanctions.jsonl',
       records: 0,
       sha256: 'ab'.repeat(32),
+      version: 'ab'.repeat(32),
       loadedAt: new Date().toISOString(),
       entries: [],
     },
