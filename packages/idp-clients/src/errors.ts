@@ -1,3 +1,5 @@
+// One class per code (panva/jose's shape): callers branch on `instanceof` or on `code`, whose literal type each
+// class narrows. The classes repeat one shape on purpose; a factory would hide the public types they are.
 export type IdpErrorCode =
   | 'ERR_IDP_UNAVAILABLE'
   | 'ERR_IDP_REJECTED'

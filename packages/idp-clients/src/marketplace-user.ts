@@ -22,6 +22,9 @@ function escapeOutside(text: string, keep: RegExp): string {
   return [...text].map((c) => (keep.test(c) ? c : `+${c.codePointAt(0)!.toString(16)}+`)).join('')
 }
 
+/** Spec, "Identity provider user": the deterministic realm username is `pf-<userId>` (see `realmUsername`). */
+export const REALM_USERNAME_PREFIX = 'pf-'
+
 /** The hash form for ids too long to escape within a length limit: `+h+` can never come out of `escapeOutside`. */
 const hashed = (userId: string) => `+h+${createHash('sha256').update(userId, 'utf8').digest('hex')}`
 
@@ -36,8 +39,8 @@ const hashed = (userId: string) => `+h+${createHash('sha256').update(userId, 'ut
  * realmUsername('Carol') // 'pf-+43+arol'
  */
 export function realmUsername(userId: string): string {
-  const escaped = `pf-${escapeOutside(userId, /^[a-z0-9._@-]$/)}`
-  return escaped.length <= 255 ? escaped : `pf-${hashed(userId)}`
+  const escaped = `${REALM_USERNAME_PREFIX}${escapeOutside(userId, /^[a-z0-9._@-]$/)}`
+  return escaped.length <= 255 ? escaped : `${REALM_USERNAME_PREFIX}${hashed(userId)}`
 }
 
 /**

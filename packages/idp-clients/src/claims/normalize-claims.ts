@@ -1,3 +1,5 @@
+import { MARKETPLACE_ATTRIBUTES, type MarketplaceAttribute } from '../marketplace-attributes'
+
 /** The identity provider's access-token claims, the same shape for both styles (spec, "access-token claims"). */
 export interface NormalizedClaims {
   subject: string | null
@@ -17,6 +19,11 @@ type Claims = Record<string, unknown>
 const text = (value: unknown) => (typeof value === 'string' ? value : null)
 const list = (value: unknown) =>
   Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []
+/** The marketplace attributes among the claims, each under its own name behind `prefix` (a namespace). */
+const marketplaceClaims = (claims: Claims, prefix = '') =>
+  Object.fromEntries(
+    MARKETPLACE_ATTRIBUTES.map((name) => [name, text(claims[`${prefix}${name}`])]),
+  ) as Record<MarketplaceAttribute, string | null>
 
 /**
  * Claims of a realm-style (Keycloak) access token: `realm_access.roles`, `preferred_username`, and the mapped
@@ -29,9 +36,7 @@ export function normalizeRealmClaims(claims: Claims): NormalizedClaims {
     username: text(claims.preferred_username),
     email: text(claims.email),
     roles: list((claims.realm_access as Claims | undefined)?.roles),
-    orgId: text(claims.orgId),
-    pfUserId: text(claims.pfUserId),
-    pfApplicationId: text(claims.pfApplicationId),
+    ...marketplaceClaims(claims),
     sessionId: text(claims.sid) ?? text(claims.session_state),
   }
 }
@@ -54,9 +59,7 @@ export function normalizeTenantClaims(claims: Claims, namespace: string): Normal
     username: text(claims.nickname),
     email: text(claims.email) ?? text(claims[`${namespace}email`]),
     roles: list(claims[`${namespace}roles`]),
-    orgId: text(claims[`${namespace}orgId`]),
-    pfUserId: text(claims[`${namespace}pfUserId`]),
-    pfApplicationId: text(claims[`${namespace}pfApplicationId`]),
+    ...marketplaceClaims(claims, namespace),
     sessionId: text(claims.sid),
   }
 }

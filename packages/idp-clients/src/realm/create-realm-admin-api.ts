@@ -1,17 +1,12 @@
-import { decodeJwtPayload } from '../decode-jwt-payload'
-import { IdpMisconfiguredError, IdpRejectedError } from '../errors'
+import { IdpRejectedError } from '../errors'
 import type { IdpHttp, IdpRequest } from '../lib/http-client'
 import { jwtExpiry, TokenCache } from '../lib/token-cache'
-import type { RealmAdminApi } from './realm-admin-api'
+import { createRealmAccessCalls } from './create-realm-access-calls'
+import { FORM, form } from './form'
+import type { RealmAdminCall, RealmAdminHttp } from './realm-admin-api'
 import type { KeycloakRole, KeycloakUser, RealmClientOptions } from './realm-types'
 
-export const FORM = { 'Content-Type': 'application/x-www-form-urlencoded' }
-export const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString()
-
-export interface RealmAdminHttp extends RealmAdminApi {
-  /** Any other admin call, with the cached admin token (e.g. `/admin/serverinfo`). */
-  call<T>(what: string, config: Omit<IdpRequest, 'what'>): Promise<{ data: T }>
-}
+export type { RealmAdminHttp } from './realm-admin-api'
 
 type AdminAuthOptions = Pick<
   RealmClientOptions,
@@ -24,12 +19,6 @@ type AdminAuthOptions = Pick<
   | 'adminTokenLeewayMs'
   | 'now'
 >
-
-/** Realm-management roles that let an admin identity view realm roles, and client roles (RolePermissions.canView). */
-const ROLE_VISIBILITY = [
-  ['view-realm', ['view-realm', 'manage-realm', 'realm-admin']],
-  ['view-clients', ['view-clients', 'manage-clients', 'realm-admin']],
-] as const
 
 /** The admin token request: the spec's master-realm `admin-cli` password grant, or the client's service account. */
 function adminTokenRequest({
@@ -64,13 +53,11 @@ function adminTokenRequest({
 }
 
 /**
- * The realm admin API over HTTP (spec, C1 step 1 and "Admin API"): an admin token (master-realm `admin-cli`, or
- * with `adminAuth: 'client_credentials'` the client's own service account), cached until `adminTokenLeewayMs`
- * before it expires and shared by concurrent callers; a 401 (token revoked or expired early) gets one retry
- * with a fresh token. Role ids are cached: the role-mapping call needs id and name, and they do not change.
+ * Admin calls with an admin token (master-realm `admin-cli`, or with `adminAuth: 'client_credentials'` the
+ * client's own service account), cached until `adminTokenLeewayMs` before it expires and shared by concurrent
+ * callers; a 401 (token revoked or expired early) gets one retry with a fresh token.
  */
-export function createRealmAdminApi(request: IdpHttp, options: AdminAuthOptions): RealmAdminHttp {
-  const adminPath = `/admin/realms/${encodeURIComponent(options.realm)}`
+function createAdminCall(request: IdpHttp, options: AdminAuthOptions) {
   const adminTokens = new TokenCache(
     async () => {
       const { data } = await request<{ access_token: string; expires_in: number }>(adminTokenRequest(options))
@@ -83,7 +70,11 @@ export function createRealmAdminApi(request: IdpHttp, options: AdminAuthOptions)
     options.now,
   )
 
-  async function call<T>(what: string, config: Omit<IdpRequest, 'what'>, retried = false) {
+  const call: RealmAdminCall = async function call<T>(
+    what: string,
+    config: Omit<IdpRequest, 'what'>,
+    retried = false,
+  ): Promise<{ data: T; headers: unknown }> {
     const token = await adminTokens.get()
     try {
       return await request<T>({
@@ -99,6 +90,17 @@ export function createRealmAdminApi(request: IdpHttp, options: AdminAuthOptions)
       throw error
     }
   }
+  return { call, adminToken: () => adminTokens.get() }
+}
+
+/**
+ * The realm admin API over HTTP (spec, C1 step 1 and "Admin API"): the user calls of the sync here, the calls
+ * about what else a user holds and the ending of its sessions in `createRealmAccessCalls`. Role ids are cached:
+ * the role-mapping call needs id and name, and they do not change.
+ */
+export function createRealmAdminApi(request: IdpHttp, options: AdminAuthOptions): RealmAdminHttp {
+  const adminPath = `/admin/realms/${encodeURIComponent(options.realm)}`
+  const { call, adminToken } = createAdminCall(request, options)
   const userPath = (id: string) => `${adminPath}/users/${encodeURIComponent(id)}`
   const roles = new Map<string, Promise<KeycloakRole>>()
   const role = (name: string) => {
@@ -162,80 +164,6 @@ export function createRealmAdminApi(request: IdpHttp, options: AdminAuthOptions)
       })
     },
     role,
-    async roleComposites(roleId) {
-      const url = `${adminPath}/roles-by-id/${encodeURIComponent(roleId)}/composites`
-      return (await call<KeycloakRole[]>('role composites', { method: 'GET', url })).data
-    },
-    async directClientIds(id) {
-      const { data } = await call<{ clientMappings?: Record<string, { id?: string }> }>('get role mappings', {
-        method: 'GET',
-        url: `${userPath(id)}/role-mappings`,
-      })
-      return Object.values(data.clientMappings ?? {}).flatMap(({ id: clientId }) =>
-        clientId ? [clientId] : [],
-      )
-    },
-    async effectiveRealmRoles(id) {
-      const url = `${userPath(id)}/role-mappings/realm/composite`
-      return (await call<KeycloakRole[]>('effective realm roles', { method: 'GET', url })).data
-    },
-    async effectiveClientRoles(id, clientId) {
-      const url = `${userPath(id)}/role-mappings/clients/${encodeURIComponent(clientId)}/composite`
-      return (await call<KeycloakRole[]>('effective client roles', { method: 'GET', url })).data
-    },
-    // The count, not the list: GET /users/{id}/groups leaves out groups the caller may not view.
-    async groupCount(id) {
-      const url = `${userPath(id)}/groups/count`
-      return (await call<{ count: number }>('group count', { method: 'GET', url })).data.count
-    },
-    async credentialTypes(id) {
-      const url = `${userPath(id)}/credentials`
-      return (await call<{ type: string }[]>('credentials', { method: 'GET', url })).data.map((c) => c.type)
-    },
-    async identityProviderLinks(id) {
-      const url = `${userPath(id)}/federated-identity`
-      const { data } = await call<{ identityProvider: string }[]>('identity-provider links', {
-        method: 'GET',
-        url,
-      })
-      return data.map((link) => link.identityProvider)
-    },
-    async organizations(id) {
-      // The realm's flag needs only view-realm; reading members needs manage-realm on 26.0.
-      const { data: settings } = await call<{ organizationsEnabled?: boolean }>('realm', {
-        method: 'GET',
-        url: adminPath,
-      })
-      if (settings.organizationsEnabled === false) return []
-      try {
-        const url = `${adminPath}/organizations/members/${encodeURIComponent(id)}/organizations`
-        return (await call<{ name: string }[]>('organizations', { method: 'GET', url })).data.map(
-          (o) => o.name,
-        )
-      } catch (error) {
-        if (!(error instanceof IdpRejectedError)) throw error
-        const message = (error.body as { errorMessage?: string } | undefined)?.errorMessage ?? ''
-        // Organizations.checkEnabled: a realm with organizations off has none.
-        if (error.statusCode === 404 && /not enabled/i.test(message)) return []
-        if (error.statusCode === 403)
-          throw new IdpMisconfiguredError(
-            'adoption cannot read the organizations of the holder of the email (Keycloak 26 asks for the ' +
-              'realm-management role manage-realm): give it to the service account, or set ACCOUNT_ADOPTION=never',
-          )
-        throw error
-      }
-    },
-    async missingRoleVisibility() {
-      // A master-realm admin sees every role; a service account only what its realm-management roles allow.
-      if (options.adminAuth !== 'client_credentials') return []
-      const claims = decodeJwtPayload(await adminTokens.get()) as {
-        resource_access?: Record<string, { roles?: string[] }>
-      } | null
-      const held = new Set(claims?.resource_access?.['realm-management']?.roles ?? [])
-      return ROLE_VISIBILITY.filter(([, any]) => !any.some((r) => held.has(r))).map(([needed]) => needed)
-    },
-    async logoutUser(id) {
-      await call('logout user', { method: 'POST', url: `${userPath(id)}/logout` })
-    },
+    ...createRealmAccessCalls(call, { adminPath, adminAuth: options.adminAuth, adminToken }),
   }
 }

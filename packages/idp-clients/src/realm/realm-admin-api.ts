@@ -1,4 +1,11 @@
+import type { IdpRequest } from '../lib/http-client'
 import type { KeycloakRole, KeycloakUser } from './realm-types'
+
+/** One admin call with the cached admin token (a 401 gets one retry with a fresh token). */
+export type RealmAdminCall = <T>(
+  what: string,
+  config: Omit<IdpRequest, 'what'>,
+) => Promise<{ data: T; headers: unknown }>
 
 /** The admin API calls the sync needs (spec, C1 "Admin API"); `createRealmAdminApi` speaks them over HTTP. */
 export interface RealmAdminApi {
@@ -36,4 +43,9 @@ export interface RealmAdminApi {
   missingRoleVisibility(): Promise<string[]>
   /** `POST /users/{id}/logout`: ends every session of the user and makes its refresh tokens stale. */
   logoutUser(id: string): Promise<void>
+}
+
+/** The admin API over HTTP, with any other admin call (e.g. `/admin/serverinfo`). */
+export interface RealmAdminHttp extends RealmAdminApi {
+  call: RealmAdminCall
 }

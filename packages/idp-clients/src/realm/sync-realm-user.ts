@@ -1,17 +1,14 @@
 import { assertAdoptable, type AccountAdoption } from '../account-adoption'
 import { IdpConflictError, IdpMisconfiguredError } from '../errors'
+import { MARKETPLACE_ATTRIBUTES, marketplaceAttributes } from '../marketplace-attributes'
 import { emailOf, namesOf, realmUsername, type MarketplaceUser, type SyncedUser } from '../marketplace-user'
 import { PF_USER_ROLE } from '../pf-user-role'
+import { findLinkedRealmUser, linkOf } from './find-linked-realm-user'
 import type { RealmAdminApi } from './realm-admin-api'
 import { realmAdoptionRefusal } from './realm-adoption-refusal'
 import type { KeycloakUser, RealmVersion } from './realm-types'
 
 export type { RealmAdminApi } from './realm-admin-api'
-
-/** Spec, "Identity provider user": the deterministic realm username is `pf-<userId>` (see `realmUsername`). */
-export const REALM_USERNAME_PREFIX = 'pf-'
-/** The custom attributes the exchange writes (and the realm's mappers turn into claims). */
-export const MARKETPLACE_ATTRIBUTES = ['pfUserId', 'orgId', 'pfApplicationId'] as const
 
 export interface RealmSyncContext {
   realm: string
@@ -19,8 +16,58 @@ export interface RealmSyncContext {
   adoption: AccountAdoption
 }
 
-export const linkOf = (user: KeycloakUser) => user.attributes?.pfUserId?.[0]
+type Attributes = Record<string, string[]>
+
 const sameValues = (a: string[] | undefined, b: string[]) => a?.join('\u0000') === b.join('\u0000')
+const hasOurs = (stored: KeycloakUser, attributes: Attributes) =>
+  Object.entries(attributes).every(([name, values]) => sameValues(stored.attributes?.[name], values))
+
+/** Our changes on the complete representation: attributes merged (other systems' kept), missing names filled. */
+function withOurs(
+  stored: KeycloakUser,
+  attributes: Attributes,
+  user: MarketplaceUser,
+): KeycloakUser | undefined {
+  if (hasOurs(stored, attributes) && stored.firstName && stored.lastName) return undefined
+  const names = namesOf(user)
+  return {
+    ...stored,
+    firstName: stored.firstName || names.firstName,
+    lastName: stored.lastName || names.lastName,
+    attributes: { ...stored.attributes, ...attributes },
+  }
+}
+
+/** After our write: the attributes stuck (a profile without them drops them silently). */
+async function checkStored(
+  api: RealmAdminApi,
+  realm: string,
+  id: string,
+  attributes: Attributes,
+): Promise<KeycloakUser> {
+  const stored = await api.getUser(id)
+  if (!hasOurs(stored, attributes)) {
+    throw new IdpMisconfiguredError(
+      `realm "${realm}" dropped the attributes ${MARKETPLACE_ATTRIBUTES.join(', ')}: its user profile does not allow ` +
+        'them. Set Realm settings → General → Unmanaged attributes to "Enabled" (or "Admin can edit"), or declare ' +
+        'the attributes in the user profile (PUT /admin/realms/{realm}/users/profile).',
+    )
+  }
+  return stored
+}
+
+/** Version 24 may leave UPDATE_PASSWORD after a non-temporary credential we just set: remove that one only. */
+async function clearStrayUpdatePassword(
+  api: RealmAdminApi,
+  version: RealmVersion,
+  stored: KeycloakUser,
+): Promise<void> {
+  if (version !== 24 || !stored.requiredActions?.includes('UPDATE_PASSWORD')) return
+  await api.updateUser({
+    ...stored,
+    requiredActions: stored.requiredActions.filter((a) => a !== 'UPDATE_PASSWORD'),
+  })
+}
 
 /**
  * Creates or updates the realm user of a marketplace user (spec, C1 steps 2-3) so that one marketplace user is
@@ -38,80 +85,45 @@ const sameValues = (a: string[] | undefined, b: string[]) => a?.join('\u0000') =
  */
 export async function syncRealmUser(
   api: RealmAdminApi,
-  context: RealmSyncContext,
+  { realm, version, adoption }: RealmSyncContext,
   user: MarketplaceUser,
   password: string,
 ): Promise<SyncedUser> {
   const username = realmUsername(user.userId)
-  const attributes: Record<string, string[]> = {
-    pfUserId: [user.userId],
-    orgId: [user.orgId],
-    pfApplicationId: [user.applicationId],
-  }
-  /** Our changes on the complete representation: attributes merged (other systems' kept), missing names filled. */
-  function withOurs(stored: KeycloakUser): KeycloakUser | undefined {
-    const names = namesOf(user)
-    const changed =
-      Object.entries(attributes).some(([name, values]) => !sameValues(stored.attributes?.[name], values)) ||
-      !stored.firstName ||
-      !stored.lastName
-    if (!changed) return undefined
-    return {
-      ...stored,
-      firstName: stored.firstName || names.firstName,
-      lastName: stored.lastName || names.lastName,
-      attributes: { ...stored.attributes, ...attributes },
-    }
-  }
-
-  /** After our write: the attributes stuck (a profile without them drops them silently). */
-  async function checkStored(id: string): Promise<KeycloakUser> {
-    const stored = await api.getUser(id)
-    if (
-      !Object.entries(attributes).every(([name, values]) => sameValues(stored.attributes?.[name], values))
-    ) {
-      throw new IdpMisconfiguredError(
-        `realm "${context.realm}" dropped the attributes ${MARKETPLACE_ATTRIBUTES.join(', ')}: its user profile does not allow ` +
-          'them. Set Realm settings → General → Unmanaged attributes to "Enabled" (or "Admin can edit"), or declare ' +
-          'the attributes in the user profile (PUT /admin/realms/{realm}/users/profile).',
-      )
-    }
-    return stored
-  }
-
-  /** Version 24 may leave UPDATE_PASSWORD after a non-temporary credential we just set: remove that one only. */
-  async function clearStrayUpdatePassword(stored: KeycloakUser): Promise<void> {
-    if (context.version !== 24 || !stored.requiredActions?.includes('UPDATE_PASSWORD')) return
-    await api.updateUser({
-      ...stored,
-      requiredActions: stored.requiredActions.filter((a) => a !== 'UPDATE_PASSWORD'),
-    })
-  }
+  const attributes: Attributes = Object.fromEntries(
+    Object.entries(marketplaceAttributes(user)).map(([name, value]) => [name, [value]]),
+  )
+  const synced = (id: string, name: string, how: Pick<SyncedUser, 'created' | 'adopted'>): SyncedUser => ({
+    id,
+    pfUserId: user.userId,
+    username: name,
+    ...how,
+  })
 
   async function useOwn(own: KeycloakUser): Promise<SyncedUser> {
-    const updated = withOurs(own)
+    const updated = withOurs(own, attributes, user)
     if (updated) {
       await api.updateUser(updated)
-      await checkStored(own.id)
+      await checkStored(api, realm, own.id, attributes)
     }
     // A failure between create and role assignment must not leave the user without pf-user for good.
     await api.assignRealmRole(own.id, PF_USER_ROLE)
-    return { id: own.id, pfUserId: user.userId, username: own.username, created: false, adopted: false }
+    return synced(own.id, own.username, { created: false, adopted: false })
   }
 
   async function adopt(holder: KeycloakUser, what: string): Promise<SyncedUser> {
-    await assertAdoptable(context.adoption, user, {
+    await assertAdoptable(adoption, user, {
       what,
       linkedTo: linkOf(holder),
-      refusal: () => realmAdoptionRefusal(api, context, holder),
+      refusal: () => realmAdoptionRefusal(api, { realm, version }, holder),
     })
     await api.resetPassword(holder.id, password)
     await api.logoutUser(holder.id)
     const current = await api.getUser(holder.id)
-    await api.updateUser(withOurs(current) ?? current)
-    await clearStrayUpdatePassword(await checkStored(holder.id))
+    await api.updateUser(withOurs(current, attributes, user) ?? current)
+    await clearStrayUpdatePassword(api, version, await checkStored(api, realm, holder.id, attributes))
     await api.assignRealmRole(holder.id, PF_USER_ROLE)
-    return { id: holder.id, pfUserId: user.userId, username: holder.username, created: false, adopted: true }
+    return synced(holder.id, holder.username, { created: false, adopted: true })
   }
 
   /** An account found by username or email: ours, someone else's, or unlinked (adoption policy). */
@@ -131,18 +143,16 @@ export async function syncRealmUser(
       attributes,
       credentials: [{ type: 'password', value: password, temporary: false }],
     })
-    await clearStrayUpdatePassword(await checkStored(id))
+    await clearStrayUpdatePassword(api, version, await checkStored(api, realm, id, attributes))
     await api.assignRealmRole(id, PF_USER_ROLE)
-    return { id, pfUserId: user.userId, username, created: true, adopted: false }
+    return synced(id, username, { created: true, adopted: false })
   } catch (error) {
     if (!(error instanceof IdpConflictError)) throw error
     // A concurrent exchange created the same user first.
     const [raced] = await api.findUsers({ username })
     if (raced) return claim(raced, `account ${username}`)
-    // An account adopted earlier carries our link under another username (attribute search is case-blind).
-    const linked = (await api.findUsers({ q: `pfUserId:${user.userId}` })).find(
-      (u) => linkOf(u) === user.userId,
-    )
+    // An account adopted earlier carries our link under another username.
+    const linked = await findLinkedRealmUser(api, user.userId)
     if (linked) return useOwn(linked)
     const [holder] = await api.findUsers({ email })
     if (!holder) throw error

@@ -1,8 +1,5 @@
 import { IdpRejectedError } from '../errors'
-import type { IdpRequest } from '../lib/http-client'
-import type { TenantManagementApi } from './tenant-management-api'
-
-type Management = <T>(config: IdpRequest) => Promise<{ data: T }>
+import type { TenantManagementApi, TenantManagementCall as Management } from './tenant-management-api'
 
 const PAGE = 100
 const userPath = (id: string) => `/users/${encodeURIComponent(id)}`

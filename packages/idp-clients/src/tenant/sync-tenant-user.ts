@@ -1,8 +1,9 @@
 import { assertAdoptable, type AccountAdoption } from '../account-adoption'
 import { IdpConflictError } from '../errors'
+import { marketplaceAttributes } from '../marketplace-attributes'
 import { emailOf, type MarketplaceUser, type SyncedUser } from '../marketplace-user'
 import { PF_USER_ROLE } from '../pf-user-role'
-import { exactTerm } from './lucene'
+import { findLinkedTenantUser, inConnection, linkOf } from './find-linked-tenant-user'
 import { tenantAdoptionRefusal } from './tenant-adoption-refusal'
 import type { TenantManagementApi } from './tenant-management-api'
 import type { Auth0User } from './tenant-types'
@@ -13,16 +14,6 @@ export interface TenantSyncContext {
   connection: string
   adoption: AccountAdoption
 }
-
-const metadataOf = (user: MarketplaceUser) => ({
-  pfUserId: user.userId,
-  orgId: user.orgId,
-  pfApplicationId: user.applicationId,
-})
-const linkOf = (user: Auth0User) =>
-  typeof user.app_metadata?.pfUserId === 'string' ? user.app_metadata.pfUserId : undefined
-const inConnection = (user: Auth0User, connection: string) =>
-  (user.identities ?? []).some((identity) => identity.connection === connection)
 
 /**
  * Creates or updates the tenant user (spec, C2 steps 2-3), one account per marketplace user, deciding only on
@@ -42,21 +33,21 @@ export async function syncTenantUser(
   user: MarketplaceUser,
   password: string,
 ): Promise<SyncedUser> {
-  const metadata = metadataOf(user)
+  const metadata = marketplaceAttributes(user)
   const email = emailOf(user)
+  const synced = (account: Auth0User, how: Pick<SyncedUser, 'created' | 'adopted'>): SyncedUser => ({
+    id: account.user_id,
+    pfUserId: user.userId,
+    username: account.email ?? email,
+    ...how,
+  })
 
   async function useOwn(own: Auth0User): Promise<SyncedUser> {
     if (Object.entries(metadata).some(([key, value]) => own.app_metadata?.[key] !== value))
       await api.patchUser(own.user_id, { app_metadata: metadata })
     // A failure between create and role assignment must not leave the user without pf-user for good.
     await api.assignRole(own.user_id, PF_USER_ROLE)
-    return {
-      id: own.user_id,
-      pfUserId: user.userId,
-      username: own.email ?? email,
-      created: false,
-      adopted: false,
-    }
+    return synced(own, { created: false, adopted: false })
   }
 
   async function adopt(holder: Auth0User): Promise<SyncedUser> {
@@ -69,13 +60,7 @@ export async function syncTenantUser(
     await api.endSessions(holder.user_id)
     await api.patchUser(holder.user_id, { app_metadata: metadata })
     await api.assignRole(holder.user_id, PF_USER_ROLE)
-    return {
-      id: holder.user_id,
-      pfUserId: user.userId,
-      username: holder.email ?? email,
-      created: false,
-      adopted: true,
-    }
+    return synced(holder, { created: false, adopted: true })
   }
 
   const holderOfEmail = async () =>
@@ -83,11 +68,8 @@ export async function syncTenantUser(
 
   const holder = await holderOfEmail()
   if (holder && linkOf(holder) === user.userId) return useOwn(holder)
-  for (const hint of await api.searchUsers(exactTerm('app_metadata.pfUserId', user.userId))) {
-    const confirmed = await api.getUser(hint.user_id)
-    if (confirmed && linkOf(confirmed) === user.userId && inConnection(confirmed, connection))
-      return useOwn(confirmed)
-  }
+  const linked = await findLinkedTenantUser(api, connection, user.userId)
+  if (linked) return useOwn(linked)
   if (holder) return adopt(holder)
   try {
     const created = await api.createUser({
@@ -98,13 +80,7 @@ export async function syncTenantUser(
       app_metadata: metadata,
     })
     await api.assignRole(created.user_id, PF_USER_ROLE)
-    return {
-      id: created.user_id,
-      pfUserId: user.userId,
-      username: created.email ?? email,
-      created: true,
-      adopted: false,
-    }
+    return synced(created, { created: true, adopted: false })
   } catch (error) {
     if (!(error instanceof IdpConflictError)) throw error
     const winner = await holderOfEmail()

@@ -1,4 +1,8 @@
+import type { IdpRequest } from '../lib/http-client'
 import type { Auth0User } from './tenant-types'
+
+/** One Management API v2 call (`url` below `/api/v2`) with the cached management token. */
+export type TenantManagementCall = <T>(config: IdpRequest) => Promise<{ data: T }>
 
 /** The Management API v2 calls the sync needs (spec, C2); `createTenantClient` speaks them over HTTP. */
 export interface TenantManagementApi {

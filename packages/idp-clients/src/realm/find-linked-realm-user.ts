@@ -1,0 +1,17 @@
+import { LINK_ATTRIBUTE } from '../marketplace-attributes'
+import type { RealmAdminApi } from './realm-admin-api'
+import type { KeycloakUser } from './realm-types'
+
+/** The marketplace user a realm account is linked to (its `pfUserId` attribute), if any. */
+export const linkOf = (user: KeycloakUser) => user.attributes?.[LINK_ATTRIBUTE]?.[0]
+
+/**
+ * The realm account linked to this marketplace user whatever its username (an adopted one keeps its own):
+ * Keycloak's attribute search (`q=pfUserId:<id>`) compares case-blind, so the link is compared again exactly.
+ */
+export async function findLinkedRealmUser(
+  api: RealmAdminApi,
+  userId: string,
+): Promise<KeycloakUser | undefined> {
+  return (await api.findUsers({ q: `${LINK_ATTRIBUTE}:${userId}` })).find((u) => linkOf(u) === userId)
+}

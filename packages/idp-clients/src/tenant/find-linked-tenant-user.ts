@@ -1,0 +1,30 @@
+import { LINK_ATTRIBUTE } from '../marketplace-attributes'
+import { exactTerm } from './lucene'
+import type { TenantManagementApi } from './tenant-management-api'
+import type { Auth0User } from './tenant-types'
+
+/** The marketplace user a tenant account is linked to (`app_metadata.pfUserId`), if any. */
+export const linkOf = (user: Auth0User) => {
+  const link = user.app_metadata?.[LINK_ATTRIBUTE]
+  return typeof link === 'string' ? link : undefined
+}
+
+/** Whether the account has an identity in `connection` (users-by-email answers for every connection). */
+export const inConnection = (user: Auth0User, connection: string) =>
+  (user.identities ?? []).some((identity) => identity.connection === connection)
+
+/**
+ * The account of `connection` linked to this marketplace user whatever its email: the user search (eventually
+ * consistent: hints only) confirmed by `GET /users/{id}` (immediately consistent).
+ */
+export async function findLinkedTenantUser(
+  api: TenantManagementApi,
+  connection: string,
+  userId: string,
+): Promise<Auth0User | undefined> {
+  for (const hint of await api.searchUsers(exactTerm(`app_metadata.${LINK_ATTRIBUTE}`, userId))) {
+    const confirmed = await api.getUser(hint.user_id)
+    if (confirmed && linkOf(confirmed) === userId && inConnection(confirmed, connection)) return confirmed
+  }
+  return undefined
+}
