@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto'
+import { SigningKey } from './signing-key'
 import {
   createKeycloakRoles,
   type KeycloakRoles,
+  type KeycloakRolesOptions,
   type RoleHolder,
-  type RoleRef,
-  type RoleSpec,
 } from './keycloak-roles'
 
 /** A stored credential other than the password (which is `password`): `otp`, `webauthn`, … */
@@ -50,6 +50,24 @@ export interface EmulatedGroup extends RoleHolder {
   name: string
 }
 
+/** What `seedGroup` and the admin API's `POST /groups` add: a group with role mappings. */
+export interface GroupInput {
+  name: string
+  realmRoles?: string[]
+  clientRoles?: Record<string, string[]>
+}
+
+export interface EmulatedKeycloakClient {
+  clientId: string
+  secret: string
+  directAccessGrants?: boolean
+  /**
+   * Its service account's `realm-management` roles (e.g. `manage-users`, `view-users`, `query-users`,
+   * `view-realm`); unset: service accounts are off for the client and `client_credentials` is refused.
+   */
+  serviceAccountRoles?: string[]
+}
+
 /** A user's session, with the refresh token that names it. */
 export interface EmulatedSession {
   userId: string
@@ -61,10 +79,17 @@ export interface EmulatedSession {
   offline: boolean
 }
 
-/** The users, roles, groups, organizations and sessions of the emulated realm, shared by its routes. */
+/**
+ * The users, roles, groups, organizations, sessions, clients and signing key of the emulated realm, shared by
+ * its routes.
+ */
 export interface KeycloakRealmState {
   realm: string
   version: 24 | 25 | 26
+  key: SigningKey
+  clients: EmulatedKeycloakClient[]
+  /** `<url>/realms/<name>`: the issuer of a realm's tokens (`master` for the server's admins). */
+  issuerOf(name: string): string
   users: Map<string, EmulatedKeycloakUser>
   roles: KeycloakRoles
   groups: Map<string, EmulatedGroup>
@@ -76,74 +101,78 @@ export interface KeycloakRealmState {
   unmanagedAttributes(): boolean
   url(): string
   addUser(input: Partial<EmulatedKeycloakUser> & { username: string }): EmulatedKeycloakUser
-  addGroup(input: {
-    name: string
-    realmRoles?: string[]
-    clientRoles?: Record<string, string[]>
-  }): EmulatedGroup
+  addGroup(input: GroupInput): EmulatedGroup
+  /** Adds an organization (Keycloak 26); users join it through their `organizations` (ids). */
+  addOrganization(name: string): { id: string; name: string; alias: string }
   byUsername(username: string): EmulatedKeycloakUser | undefined
   byEmail(email: string): EmulatedKeycloakUser | undefined
   /** The user's effective roles (its own and its groups', composites expanded). */
   effectiveRoles(user: EmulatedKeycloakUser): ReturnType<KeycloakRoles['effective']>
+  /** Admin tokens (master `admin-cli` and service accounts): counted for `adminTokensIssued`. */
+  adminTokenIssued(): void
+  adminTokensIssued(): number
 }
 
-export function createKeycloakRealmState({
-  realm,
-  version,
-  roles,
-  clients,
-  clientRoles,
-  defaultRoles,
-  requiredActionsQuirk,
-  organizationsEnabled,
-  unmanagedAttributes,
-  url,
-}: {
+/** A user as stored: what the input leaves out is a new user's default (the realm's default roles). */
+function newUser(
+  input: Partial<EmulatedKeycloakUser> & { username: string },
+  defaultRole: string,
+): EmulatedKeycloakUser {
+  return {
+    id: randomUUID(),
+    enabled: true,
+    emailVerified: false,
+    attributes: {},
+    requiredActions: [],
+    realmRoles: new Set([defaultRole]),
+    clientRoles: {},
+    groups: [],
+    federatedIdentities: [],
+    credentials: [],
+    organizations: [],
+    notBefore: 0,
+    createdTimestamp: Date.now(),
+    ...input,
+    // Usernames are stored lower-cased: `Carol` and `carol` are one user.
+    username: input.username.toLowerCase(),
+  }
+}
+
+export interface KeycloakRealmOptions extends Omit<KeycloakRolesOptions, 'clients'> {
   realm: string
   version: 24 | 25 | 26
-  roles: (string | RoleSpec)[]
-  clients: string[]
-  clientRoles?: Record<string, (string | RoleSpec)[]>
-  defaultRoles?: RoleRef[]
+  clients: EmulatedKeycloakClient[]
   requiredActionsQuirk: boolean
   organizationsEnabled: () => boolean
   unmanagedAttributes: () => boolean
+  /** Where the emulator listens (known once it does). */
   url: () => string
-}): KeycloakRealmState {
+}
+
+export function createKeycloakRealmState(options: KeycloakRealmOptions): KeycloakRealmState {
   const users = new Map<string, EmulatedKeycloakUser>()
   const groups = new Map<string, EmulatedGroup>()
-  const roleModel = createKeycloakRoles(realm, { roles, clients, clientRoles, defaultRoles })
+  const organizations = new Map<string, { id: string; name: string; alias: string }>()
+  const { realm, version, clients, url } = options
+  const roleModel = createKeycloakRoles(realm, { ...options, clients: clients.map((c) => c.clientId) })
+  let adminTokens = 0
   return {
     realm,
     version,
+    key: new SigningKey(),
+    clients,
+    issuerOf: (name) => `${url()}/realms/${name}`,
     users,
     roles: roleModel,
     groups,
-    organizations: new Map(),
+    organizations,
     sessions: new Map(),
-    requiredActionsQuirk,
-    organizationsEnabled,
-    unmanagedAttributes,
+    requiredActionsQuirk: options.requiredActionsQuirk,
+    organizationsEnabled: options.organizationsEnabled,
+    unmanagedAttributes: options.unmanagedAttributes,
     url,
     addUser(input) {
-      const user: EmulatedKeycloakUser = {
-        id: randomUUID(),
-        enabled: true,
-        emailVerified: false,
-        attributes: {},
-        requiredActions: [],
-        realmRoles: new Set([roleModel.defaultRole]),
-        clientRoles: {},
-        groups: [],
-        federatedIdentities: [],
-        credentials: [],
-        organizations: [],
-        notBefore: 0,
-        createdTimestamp: Date.now(),
-        ...input,
-        // Usernames are stored lower-cased: `Carol` and `carol` are one user.
-        username: input.username.toLowerCase(),
-      }
+      const user = newUser(input, roleModel.defaultRole)
       users.set(user.id, user)
       return user
     },
@@ -152,6 +181,11 @@ export function createKeycloakRealmState({
       groups.set(group.id, group)
       return group
     },
+    addOrganization(name) {
+      const org = { id: randomUUID(), name, alias: name.toLowerCase().replace(/\W+/g, '-') }
+      organizations.set(org.id, org)
+      return org
+    },
     byUsername: (username) => [...users.values()].find((u) => u.username === username.toLowerCase()),
     byEmail: (email) => [...users.values()].find((u) => u.email?.toLowerCase() === email.toLowerCase()),
     effectiveRoles: (user) =>
@@ -159,5 +193,7 @@ export function createKeycloakRealmState({
         user,
         ...user.groups.map((id) => groups.get(id)).filter((g): g is EmulatedGroup => g !== undefined),
       ]),
+    adminTokenIssued: () => void (adminTokens += 1),
+    adminTokensIssued: () => adminTokens,
   }
 }

@@ -22,27 +22,101 @@ export interface RoleSpec {
   composites?: RoleRef[]
 }
 
+/** Role ids reached from `start`, composites expanded (RoleUtils.expandCompositeRoles). */
+function expandComposites(
+  start: EmulatedRole[],
+  find: (ref: RoleRef) => EmulatedRole | undefined,
+): Set<string> {
+  const seen = new Set<string>()
+  const queue = [...start]
+  for (let role = queue.shift(); role; role = queue.shift()) {
+    if (seen.has(role.id)) continue
+    seen.add(role.id)
+    for (const ref of role.composites) {
+      const child = find(ref)
+      if (child) queue.push(child)
+    }
+  }
+  return seen
+}
+
 /**
- * The realm's roles and clients as a new Keycloak realm has them (RealmManager.java: setupOfflineTokens,
- * setupAuthorizationServices, setupAccountManagement, setupRealmAdminManagement, setupBrokerService): realm
- * roles `offline_access`, `uma_authorization` and the composite `default-roles-<realm>` holding them and the
+ * The roles of a new realm, in the order RealmManager.java creates them (setupOfflineTokens,
+ * setupAuthorizationServices, setupAccountManagement, setupRealmAdminManagement, setupBrokerService), as
+ * `[client, spec]` (no client: a realm role).
+ */
+function builtInRoles(
+  defaultRole: string,
+  defaultRoles: RoleRef[] | undefined,
+): [string | undefined, string | RoleSpec][] {
+  const admin = (role: string) => ({ client: 'realm-management', role })
+  const adminRoles = [
+    'manage-users',
+    'query-users',
+    'query-groups',
+    'query-clients',
+    'view-realm',
+    'manage-realm',
+    'manage-clients',
+  ]
+  const accountRoles = [
+    'view-profile',
+    'manage-account-links',
+    'view-applications',
+    'view-consent',
+    'delete-account',
+    'view-groups',
+  ]
+  return [
+    [undefined, 'offline_access'],
+    [undefined, 'uma_authorization'],
+    [
+      'account',
+      { name: 'manage-account', composites: [{ client: 'account', role: 'manage-account-links' }] },
+    ],
+    ...accountRoles.map((name): [string, string] => ['account', name]),
+    ['account', { name: 'manage-consent', composites: [{ client: 'account', role: 'view-consent' }] }],
+    [
+      undefined,
+      {
+        name: defaultRole,
+        composites: defaultRoles ?? [
+          'offline_access',
+          'uma_authorization',
+          { client: 'account', role: 'view-profile' },
+          { client: 'account', role: 'manage-account' },
+        ],
+      },
+    ],
+    ...adminRoles.map((name): [string, string] => ['realm-management', name]),
+    ['realm-management', { name: 'view-users', composites: [admin('query-users'), admin('query-groups')] }],
+    ['realm-management', { name: 'view-clients', composites: [admin('query-clients')] }],
+    [
+      'realm-management',
+      { name: 'realm-admin', composites: [...adminRoles, 'view-users', 'view-clients'].map(admin) },
+    ],
+    ['broker', 'read-token'],
+  ]
+}
+
+export interface KeycloakRolesOptions {
+  roles?: (string | RoleSpec)[]
+  /** The realm's own clients (clientIds), beside the built-in ones. */
+  clients?: string[]
+  clientRoles?: Record<string, (string | RoleSpec)[]>
+  defaultRoles?: RoleRef[]
+}
+
+/**
+ * The realm's roles and clients as a new Keycloak realm has them (`builtInRoles`): realm roles
+ * `offline_access`, `uma_authorization` and the composite `default-roles-<realm>` holding them and the
  * `account` client's `view-profile` and `manage-account` (itself a composite of `manage-account-links`); the
  * `realm-management` client's admin roles (`view-users` holds `query-users` and `query-groups`, `view-clients`
  * holds `query-clients`, `realm-admin` all of them); `broker`'s `read-token`; then the configured ones.
  */
 export function createKeycloakRoles(
   realm: string,
-  {
-    roles = [],
-    clients = [],
-    clientRoles = {},
-    defaultRoles,
-  }: {
-    roles?: (string | RoleSpec)[]
-    clients?: string[]
-    clientRoles?: Record<string, (string | RoleSpec)[]>
-    defaultRoles?: RoleRef[]
-  },
+  { roles = [], clients = [], clientRoles = {}, defaultRoles }: KeycloakRolesOptions,
 ) {
   const byId = new Map<string, EmulatedRole>()
   const clientIds = new Map<string, string>() // clientId → uuid
@@ -74,52 +148,7 @@ export function createKeycloakRoles(
     return role
   }
 
-  addRole(undefined, 'offline_access')
-  addRole(undefined, 'uma_authorization')
-  addRole('account', {
-    name: 'manage-account',
-    composites: [{ client: 'account', role: 'manage-account-links' }],
-  })
-  for (const name of [
-    'view-profile',
-    'manage-account-links',
-    'view-applications',
-    'view-consent',
-    'delete-account',
-    'view-groups',
-  ])
-    addRole('account', name)
-  addRole('account', { name: 'manage-consent', composites: [{ client: 'account', role: 'view-consent' }] })
-  addRole(undefined, {
-    name: defaultRole,
-    composites: defaultRoles ?? [
-      'offline_access',
-      'uma_authorization',
-      { client: 'account', role: 'view-profile' },
-      { client: 'account', role: 'manage-account' },
-    ],
-  })
-  const admin = (role: string) => ({ client: 'realm-management', role })
-  const adminRoles = [
-    'manage-users',
-    'query-users',
-    'query-groups',
-    'query-clients',
-    'view-realm',
-    'manage-realm',
-    'manage-clients',
-  ]
-  for (const name of adminRoles) addRole('realm-management', name)
-  addRole('realm-management', {
-    name: 'view-users',
-    composites: [admin('query-users'), admin('query-groups')],
-  })
-  addRole('realm-management', { name: 'view-clients', composites: [admin('query-clients')] })
-  addRole('realm-management', {
-    name: 'realm-admin',
-    composites: [...adminRoles, 'view-users', 'view-clients'].map(admin),
-  })
-  addRole('broker', 'read-token')
+  for (const [client, spec] of builtInRoles(defaultRole, defaultRoles)) addRole(client, spec)
   for (const clientId of ['admin-cli', 'security-admin-console', 'account-console', ...clients])
     addClient(clientId)
   for (const spec of roles) addRole(undefined, spec)
@@ -128,21 +157,6 @@ export function createKeycloakRoles(
 
   const find = (ref: RoleRef) =>
     typeof ref === 'string' ? byKey.get(key(undefined, ref)) : byKey.get(key(ref.client, ref.role))
-
-  /** Role ids reached from `start`, composites expanded (RoleUtils.expandCompositeRoles). */
-  function expand(start: EmulatedRole[]): Set<string> {
-    const seen = new Set<string>()
-    const queue = [...start]
-    for (let role = queue.shift(); role; role = queue.shift()) {
-      if (seen.has(role.id)) continue
-      seen.add(role.id)
-      for (const ref of role.composites) {
-        const child = find(ref)
-        if (child) queue.push(child)
-      }
-    }
-    return seen
-  }
   const direct = (holder: RoleHolder) => [
     ...[...holder.realmRoles].map((name) => find(name)),
     ...Object.entries(holder.clientRoles).flatMap(([client, names]) =>
@@ -161,7 +175,7 @@ export function createKeycloakRoles(
     /** The effective roles of holders (a user and its groups), composites expanded. */
     effective(holders: RoleHolder[]): EmulatedRole[] {
       const start = holders.flatMap(direct).filter((r): r is EmulatedRole => r !== undefined)
-      return [...expand(start)].map((id) => byId.get(id)!)
+      return [...expandComposites(start, find)].map((id) => byId.get(id)!)
     },
     /** Keycloak's brief RoleRepresentation (ModelToRepresentation.toBriefRepresentation). */
     brief: (role: EmulatedRole) => ({

@@ -1,5 +1,5 @@
 /**
- * The realm's user profile as Keycloak 24-26 applies it (see shared/spec/idp-facts.md, "Default user profile").
+ * The realm's user profile as Keycloak 24-26 applies it (see the spec's idp-facts.md, "Default user profile").
  *
  * - `default`: the stock profile (`keycloak-default-user-profile.json`): `username` and `email` required;
  *   `firstName`/`lastName` required for the role `user`, so an admin may leave them out, and then the

@@ -1,0 +1,72 @@
+import { randomBytes } from 'node:crypto'
+import { credentialId, type Auth0TenantState, type EmulatedAuth0User } from './auth0-tenant-state'
+
+/**
+ * The tokens of a signed-in user, as the password, password-realm and refresh-token grants answer: an access
+ * token that is a JWT with the post-login Action's namespaced claims when an audience was asked for (opaque
+ * otherwise), an ID token with `openid`, a refresh token with `offline_access` (unless `refresh` is false).
+ */
+export function auth0UserTokens(
+  state: Auth0TenantState,
+  user: EmulatedAuth0User,
+  {
+    clientId,
+    scopes,
+    audience,
+    refresh = true,
+  }: { clientId: string; scopes: string[]; audience?: string; refresh?: boolean },
+) {
+  const { key, issuer, namespace } = state
+  const customClaims = {
+    [`${namespace}roles`]: state.roleNames(user),
+    [`${namespace}orgId`]: user.app_metadata.orgId,
+    [`${namespace}pfUserId`]: user.app_metadata.pfUserId,
+    [`${namespace}pfApplicationId`]: user.app_metadata.pfApplicationId,
+  }
+  // Without an audience the tenant issues an opaque token for /userinfo: custom claims need a JWT.
+  const accessToken = audience
+    ? key.sign(
+        {
+          iss: issuer,
+          sub: user.user_id,
+          aud: [audience, `${issuer}userinfo`],
+          azp: clientId,
+          scope: scopes.join(' '),
+          email: user.email,
+          ...customClaims,
+        },
+        86400,
+      )
+    : randomBytes(24).toString('base64url')
+  let refreshToken: string | undefined
+  if (refresh && scopes.includes('offline_access')) {
+    refreshToken = randomBytes(24).toString('base64url')
+    state.refreshTokens.set(refreshToken, {
+      id: credentialId('rt'),
+      userId: user.user_id,
+      clientId,
+      scope: scopes.join(' '),
+      ...(audience ? { audience } : {}),
+      created_at: new Date().toISOString(),
+    })
+  }
+  const idToken = () =>
+    key.sign(
+      {
+        iss: issuer,
+        aud: clientId,
+        sub: user.user_id,
+        email: user.email,
+        nickname: user.email.split('@')[0],
+      },
+      36000,
+    )
+  return {
+    access_token: accessToken,
+    ...(scopes.includes('openid') ? { id_token: idToken() } : {}),
+    ...(refreshToken ? { refresh_token: refreshToken } : {}),
+    scope: scopes.join(' '),
+    expires_in: 86400,
+    token_type: 'Bearer',
+  }
+}
