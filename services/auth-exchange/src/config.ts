@@ -5,6 +5,7 @@ import {
   readOpsSettings,
   readServerLimits,
   type Env,
+  type EnvReader,
   type OpsSettings,
   type ServerLimits,
 } from '@pf/service-kit'
@@ -61,6 +62,62 @@ export interface ExchangeConfig {
   ops: OpsSettings
 }
 
+/** `REALM_*`: the Keycloak server, realm, client and admin access. */
+function readRealmSettings(env: EnvReader): RealmSettings {
+  const versionText = env.oneOf('REALM_VERSION', ['24', '25', '26', 'auto'] as const, 'auto')
+  const adminAuth = env.oneOf('REALM_ADMIN_AUTH', ['password', 'client_credentials'] as const, 'password')
+  return {
+    serverUrl: env.url('REALM_SERVER_URL'),
+    realm: env.required('REALM_NAME'),
+    clientId: env.required('REALM_CLIENT_ID'),
+    clientSecret: env.required('REALM_CLIENT_SECRET'),
+    adminAuth,
+    ...(adminAuth === 'password'
+      ? {
+          adminUser: env.required(
+            'REALM_ADMIN_USER',
+            'an admin of the master realm (REALM_ADMIN_AUTH=password)',
+          ),
+          adminPassword: env.required('REALM_ADMIN_PASSWORD'),
+        }
+      : {}),
+    version: versionText === 'auto' ? 'auto' : (Number(versionText) as 24 | 25 | 26),
+  }
+}
+
+/** `TENANT_*`: the Auth0 tenant, application, connection and claim namespace. */
+function readTenantSettings(env: EnvReader): TenantSettings {
+  const domain = env.required('TENANT_DOMAIN', 'e.g. acme.eu.auth0.com')
+  const namespace = env.string('TENANT_CLAIM_NAMESPACE', 'https://pf.example.com/')
+  if (!/^https?:\/\/.+\/$/.test(namespace))
+    env.problem(`TENANT_CLAIM_NAMESPACE must be a URL ending with "/" (got "${namespace}")`)
+  return {
+    domain,
+    baseUrl: env.url('TENANT_BASE_URL', `https://${domain}`),
+    clientId: env.required('TENANT_CLIENT_ID'),
+    clientSecret: env.required('TENANT_CLIENT_SECRET'),
+    connection: env.string('TENANT_CONNECTION', DEFAULT_CONNECTION),
+    audience: env.optional('TENANT_AUDIENCE'),
+    claimNamespace: namespace,
+    forwardedFor: env.bool('TENANT_FORWARDED_FOR', false),
+  }
+}
+
+/** The client secret keys every derived password: a guessable one gives away every user's account. */
+function checkSecrets(env: EnvReader, idp: ExchangeConfig['idp']): void {
+  const settings = idp.style === 'realm' ? idp.realm : idp.tenant
+  checkProductionSecrets(env, [
+    {
+      name: `${idp.style === 'realm' ? 'REALM' : 'TENANT'}_CLIENT_SECRET`,
+      values: [settings.clientSecret],
+      minBytes: 32,
+    },
+    ...(idp.style === 'realm' && idp.realm.adminPassword !== undefined
+      ? [{ name: 'REALM_ADMIN_PASSWORD', values: [idp.realm.adminPassword], minBytes: 12 }]
+      : []),
+  ])
+}
+
 /** The exchange's settings, read once at start; throws a `ConfigError` naming every bad one. */
 export function loadExchangeConfig(source: Env): ExchangeConfig {
   const env = createEnvReader(source)
@@ -94,67 +151,9 @@ export function loadExchangeConfig(source: Env): ExchangeConfig {
     server: readServerLimits(env),
     ops: readOpsSettings(env, { port }),
   }
-  let config: ExchangeConfig
-  if (style === 'realm') {
-    const versionText = env.oneOf('REALM_VERSION', ['24', '25', '26', 'auto'] as const, 'auto')
-    const adminAuth = env.oneOf('REALM_ADMIN_AUTH', ['password', 'client_credentials'] as const, 'password')
-    config = {
-      ...base,
-      idp: {
-        style,
-        realm: {
-          serverUrl: env.url('REALM_SERVER_URL'),
-          realm: env.required('REALM_NAME'),
-          clientId: env.required('REALM_CLIENT_ID'),
-          clientSecret: env.required('REALM_CLIENT_SECRET'),
-          adminAuth,
-          ...(adminAuth === 'password'
-            ? {
-                adminUser: env.required(
-                  'REALM_ADMIN_USER',
-                  'an admin of the master realm (REALM_ADMIN_AUTH=password)',
-                ),
-                adminPassword: env.required('REALM_ADMIN_PASSWORD'),
-              }
-            : {}),
-          version: versionText === 'auto' ? 'auto' : (Number(versionText) as 24 | 25 | 26),
-        },
-      },
-    }
-  } else {
-    const domain = env.required('TENANT_DOMAIN', 'e.g. acme.eu.auth0.com')
-    const namespace = env.string('TENANT_CLAIM_NAMESPACE', 'https://pf.example.com/')
-    if (!/^https?:\/\/.+\/$/.test(namespace))
-      env.problem(`TENANT_CLAIM_NAMESPACE must be a URL ending with "/" (got "${namespace}")`)
-    config = {
-      ...base,
-      idp: {
-        style,
-        tenant: {
-          domain,
-          baseUrl: env.url('TENANT_BASE_URL', `https://${domain}`),
-          clientId: env.required('TENANT_CLIENT_ID'),
-          clientSecret: env.required('TENANT_CLIENT_SECRET'),
-          connection: env.string('TENANT_CONNECTION', DEFAULT_CONNECTION),
-          audience: env.optional('TENANT_AUDIENCE'),
-          claimNamespace: namespace,
-          forwardedFor: env.bool('TENANT_FORWARDED_FOR', false),
-        },
-      },
-    }
-  }
-  // The client secret keys every derived password: a guessable one gives away every user's account.
-  const idp = config.idp.style === 'realm' ? config.idp.realm : config.idp.tenant
-  checkProductionSecrets(env, [
-    {
-      name: `${config.idp.style === 'realm' ? 'REALM' : 'TENANT'}_CLIENT_SECRET`,
-      values: [idp.clientSecret],
-      minBytes: 32,
-    },
-    ...(config.idp.style === 'realm' && config.idp.realm.adminPassword !== undefined
-      ? [{ name: 'REALM_ADMIN_PASSWORD', values: [config.idp.realm.adminPassword], minBytes: 12 }]
-      : []),
-  ])
+  const idp: ExchangeConfig['idp'] =
+    style === 'realm' ? { style, realm: readRealmSettings(env) } : { style, tenant: readTenantSettings(env) }
+  checkSecrets(env, idp)
   env.done()
-  return config
+  return { ...base, idp }
 }

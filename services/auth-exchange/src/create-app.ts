@@ -7,7 +7,7 @@ import {
   type Logger,
   type OpsSettings,
 } from '@pf/service-kit'
-import type { Exchanger } from './core/create-exchanger'
+import type { ExchangeFlow } from './core/exchange-flow'
 import type { IdentityProvider } from './core/identity-provider'
 import type { MarketplaceVerifier } from './adapters/marketplace-jwt'
 import { EXCHANGE_HTTP_STATUS, retryAfterOf, toOAuthBody } from './http-errors'
@@ -17,7 +17,7 @@ import { createAuthRouter } from './routes/create-auth-router'
 
 export interface ExchangeDeps {
   verifyMarketplaceToken: MarketplaceVerifier
-  exchange: Exchanger
+  exchange: ExchangeFlow
   idp: IdentityProvider
   logger: Logger
   registry: Registry

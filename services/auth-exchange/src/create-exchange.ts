@@ -4,11 +4,10 @@ import type { Registry } from 'prom-client'
 import { emailOf, IdpUnavailableError } from '@pf/idp-clients'
 import { createMetricsRegistry, type Logger } from '@pf/service-kit'
 import { createMarketplaceVerifier } from './adapters/marketplace-jwt'
-import { createRealmProvider } from './adapters/create-realm-provider'
-import { createTenantProvider } from './adapters/create-tenant-provider'
+import { createIdentityProvider } from './adapters/create-identity-provider'
 import type { ExchangeConfig } from './config'
 import { createApp } from './create-app'
-import { createExchanger } from './core/create-exchanger'
+import { createExchangeFlow } from './core/exchange-flow'
 import { WarmCache } from './core/warm-cache'
 import { createExchangeMetrics } from './metrics'
 
@@ -32,11 +31,10 @@ export function createExchange(
   config: ExchangeConfig,
   { logger, registry = createMetricsRegistry('pf_exchange') }: { logger: Logger; registry?: Registry },
 ): Exchange {
-  const options = { timeoutMs: config.idpTimeoutMs, adoption: config.adoption }
-  const idp =
-    config.idp.style === 'realm'
-      ? createRealmProvider(config.idp.realm, options)
-      : createTenantProvider(config.idp.tenant, options)
+  const idp = createIdentityProvider(config.idp, {
+    timeoutMs: config.idpTimeoutMs,
+    adoption: config.adoption,
+  })
   const ready = async () => {
     const jwks = await fetch(config.marketplace.jwksUrl, { signal: AbortSignal.timeout(2000) })
     await jwks.body?.cancel()
@@ -48,7 +46,7 @@ export function createExchange(
       ...config.marketplace,
       applicationId: config.applicationId,
     }),
-    exchange: createExchanger(
+    exchange: createExchangeFlow(
       idp,
       new WarmCache(config.warmCache.ttlSeconds * 1000, config.warmCache.maxEntries),
       {

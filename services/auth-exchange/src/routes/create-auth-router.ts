@@ -2,7 +2,7 @@ import { Router, json } from 'express'
 import type { Logger } from '@pf/service-kit'
 import { IdpInvalidGrantError } from '@pf/idp-clients'
 import { InvalidRequestError, InvalidTokenError } from '../errors'
-import type { Exchanger } from '../core/create-exchanger'
+import type { ExchangeFlow } from '../core/exchange-flow'
 import { outcomeOf } from '../http-errors'
 import type { ExchangeMetrics } from '../metrics'
 import type { IdentityProvider } from '../core/identity-provider'
@@ -10,7 +10,7 @@ import type { MarketplaceVerifier } from '../adapters/marketplace-jwt'
 
 export interface AuthRouterOptions {
   verifyMarketplaceToken: MarketplaceVerifier
-  exchange: Exchanger
+  exchange: ExchangeFlow
   idp: IdentityProvider
   logger: Logger
   metrics: ExchangeMetrics

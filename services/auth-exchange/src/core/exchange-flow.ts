@@ -24,7 +24,7 @@ export interface ExchangeResult {
  * every provider call and retry inside it respects. `onAdopted` hears once of each sync that adopted an
  * existing account (concurrent exchanges share one sync).
  */
-export function createExchanger(
+export function createExchangeFlow(
   idp: IdentityProvider,
   cache: WarmCache,
   {
@@ -93,4 +93,4 @@ export function createExchanger(
     runWithDeadline(deadlineMs, () => run(user, caller))
 }
 
-export type Exchanger = ReturnType<typeof createExchanger>
+export type ExchangeFlow = ReturnType<typeof createExchangeFlow>

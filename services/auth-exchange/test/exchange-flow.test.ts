@@ -1,5 +1,5 @@
 import { IdpInvalidGrantError, type IdpTokens, type MarketplaceUser } from '@pf/idp-clients'
-import { createExchanger } from '../src/core/create-exchanger'
+import { createExchangeFlow } from '../src/core/exchange-flow'
 import type { IdentityProvider } from '../src/core/identity-provider'
 import { WarmCache } from '../src/core/warm-cache'
 
@@ -48,10 +48,10 @@ function fakeProvider() {
 
 const user: MarketplaceUser = { userId: 'u1', orgId: 'o1', applicationId: 'app_1', email: 'u1@example.com' }
 
-describe('createExchanger', () => {
+describe('createExchangeFlow', () => {
   it('runs the full flow first (cold), then only the grant for the same attributes (warm)', async () => {
     const { provider, calls } = fakeProvider()
-    const exchange = createExchanger(provider, new WarmCache(60_000, 10))
+    const exchange = createExchangeFlow(provider, new WarmCache(60_000, 10))
     expect((await exchange(user)).path).toBe('cold')
     expect((await exchange(user)).path).toBe('warm')
     expect(calls).toEqual({ sync: 1, signIn: 2 })
@@ -59,14 +59,14 @@ describe('createExchanger', () => {
 
   it('shares one sync among concurrent first exchanges of one user', async () => {
     const { provider, calls } = fakeProvider()
-    const exchange = createExchanger(provider, new WarmCache(60_000, 10))
+    const exchange = createExchangeFlow(provider, new WarmCache(60_000, 10))
     await Promise.all(Array.from({ length: 20 }, () => exchange(user)))
     expect(calls.sync).toBe(1)
   })
 
   it('runs the full flow again when a warm grant is refused (the password changed behind our back)', async () => {
     const { provider, calls, forgetPassword } = fakeProvider()
-    const exchange = createExchanger(provider, new WarmCache(60_000, 10))
+    const exchange = createExchangeFlow(provider, new WarmCache(60_000, 10))
     await exchange(user)
     forgetPassword()
     const again = await exchange(user)
