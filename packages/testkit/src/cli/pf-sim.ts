@@ -108,6 +108,93 @@ async function sendWebhook(body: string, webhookId: string | undefined, signatur
   if (outcome.state !== 'delivered') process.exitCode = 1
 }
 
+/** `webhook replay <webhookId>`: the same id and bytes again, from what `webhook send` kept. */
+async function replayWebhook(webhookId: string | undefined) {
+  if (!webhookId) throw new UsageError('which webhookId?')
+  const sent = readFileSync(join(home, 'webhooks.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as { webhookId: string; body: string })
+  const original = sent.reverse().find((entry) => entry.webhookId === webhookId)
+  if (!original) throw new UsageError(`no webhook ${webhookId} in ${join(home, 'webhooks.jsonl')}`)
+  return sendWebhook(original.body, undefined)
+}
+
+/** `query companies|sanctions`: the envelope, the answer, the callback and its signature, the results. */
+async function runQuery(endpoint: string | undefined) {
+  if (endpoint !== 'companies' && endpoint !== 'sanctions')
+    throw new UsageError('pf-sim query companies|sanctions …')
+  const mechanism = (values.delivery ?? 'inline') as 'inline' | 'pf_s3_sync' | 'webhook'
+  const s3Endpoint = values['s3-endpoint']
+  const outcome = await sendQuery({
+    providerUrl: need('provider'),
+    apiKey: values['api-key'] ?? DEMO_API_KEY,
+    endpoint,
+    parameters: pairs(values.param),
+    mechanism,
+    s3Bucket: values.bucket,
+    s3KeyPrefix: values.prefix,
+    s3: s3Endpoint
+      ? {
+          endpoint: s3Endpoint,
+          credentials: {
+            accessKeyId: process.env.AWS_ACCESS_KEY_ID ?? 'S3RVER',
+            secretAccessKey: process.env.AWS_SECRET_ACCESS_KEY ?? 'S3RVER',
+          },
+        }
+      : undefined,
+  })
+  print(() => {
+    console.log(
+      `HTTP ${outcome.response.status}`,
+      JSON.stringify({ ...outcome.response.body, results: undefined }),
+    )
+    console.log(
+      outcome.callback
+        ? `callback: ${JSON.stringify(outcome.callback.body)}  signature ${outcome.callback.signatureValid ? 'valid' : 'INVALID'}`
+        : 'callback: none',
+    )
+    if (outcome.results) console.table(outcome.results.slice(0, 20))
+  }, outcome)
+  if (outcome.callback && !outcome.callback.signatureValid) process.exitCode = 1
+}
+
+/** `issuer`: a marketplace JWT issuer (JWKS + POST /mint) until SIGINT or SIGTERM. */
+async function runIssuer() {
+  const issuer = await startMarketplaceIssuer({
+    port: Number(values.port ?? 4200),
+    host: values.host,
+    issuer: values.iss,
+  })
+  print(
+    () =>
+      console.log(
+        `marketplace issuer: iss ${issuer.issuer}\n  JWKS  ${issuer.jwksUrl}\n  mint  POST ${issuer.url}/mint  (or: pf-sim token --issuer ${issuer.url} …)`,
+      ),
+    { issuer: issuer.issuer, jwksUrl: issuer.jwksUrl },
+  )
+  for (const signal of ['SIGINT', 'SIGTERM'] as const)
+    process.once(signal, () => void issuer.stop().then(() => process.exit(0)))
+}
+
+/** `token`: a marketplace JWT minted by a running `issuer`. */
+async function mintToken() {
+  const res = await fetch(`${need('issuer').replace(/\/+$/, '')}/mint`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      userId: need('user-id'),
+      orgId: need('org-id'),
+      applicationId: need('application-id'),
+      email: values.email,
+      expiresInSec: values['expires-in'] ? Number(values['expires-in']) : undefined,
+    }),
+  })
+  const answer = (await res.json()) as { token?: string; error?: string }
+  if (!answer.token) throw new Error(answer.error ?? `issuer answered ${res.status}`)
+  print(() => console.log(answer.token), answer)
+}
+
 async function main() {
   const [command, sub, argument] = positionals
   if (command === 'webhook' && sub === 'send') {
@@ -116,86 +203,10 @@ async function main() {
     return sendWebhook(JSON.stringify(event), event.webhookId)
   }
   if (command === 'webhook' && sub === 'raw') return sendWebhook(need('body'), undefined, values.signature)
-  if (command === 'webhook' && sub === 'replay') {
-    if (!argument) throw new UsageError('which webhookId?')
-    const sent = readFileSync(join(home, 'webhooks.jsonl'), 'utf8')
-      .trim()
-      .split('\n')
-      .map((line) => JSON.parse(line) as { webhookId: string; body: string })
-    const original = sent.reverse().find((entry) => entry.webhookId === argument)
-    if (!original) throw new UsageError(`no webhook ${argument} in ${join(home, 'webhooks.jsonl')}`)
-    return sendWebhook(original.body, undefined)
-  }
-  if (command === 'query') {
-    if (sub !== 'companies' && sub !== 'sanctions') throw new UsageError('pf-sim query companies|sanctions …')
-    const mechanism = (values.delivery ?? 'inline') as 'inline' | 'pf_s3_sync' | 'webhook'
-    const s3Endpoint = values['s3-endpoint']
-    const outcome = await sendQuery({
-      providerUrl: need('provider'),
-      apiKey: values['api-key'] ?? DEMO_API_KEY,
-      endpoint: sub,
-      parameters: pairs(values.param),
-      mechanism,
-      s3Bucket: values.bucket,
-      s3KeyPrefix: values.prefix,
-      s3: s3Endpoint
-        ? {
-            endpoint: s3Endpoint,
-            credentials: {
-              accessKeyId: process.env.AWS_ACCESS_KEY_ID ?? 'S3RVER',
-              secretAccessKey: process.env.AWS_SECRET_ACCESS_KEY ?? 'S3RVER',
-            },
-          }
-        : undefined,
-    })
-    print(() => {
-      console.log(
-        `HTTP ${outcome.response.status}`,
-        JSON.stringify({ ...outcome.response.body, results: undefined }),
-      )
-      console.log(
-        outcome.callback
-          ? `callback: ${JSON.stringify(outcome.callback.body)}  signature ${outcome.callback.signatureValid ? 'valid' : 'INVALID'}`
-          : 'callback: none',
-      )
-      if (outcome.results) console.table(outcome.results.slice(0, 20))
-    }, outcome)
-    if (outcome.callback && !outcome.callback.signatureValid) process.exitCode = 1
-    return
-  }
-  if (command === 'issuer') {
-    const issuer = await startMarketplaceIssuer({
-      port: Number(values.port ?? 4200),
-      host: values.host,
-      issuer: values.iss,
-    })
-    print(
-      () =>
-        console.log(
-          `marketplace issuer: iss ${issuer.issuer}\n  JWKS  ${issuer.jwksUrl}\n  mint  POST ${issuer.url}/mint  (or: pf-sim token --issuer ${issuer.url} …)`,
-        ),
-      { issuer: issuer.issuer, jwksUrl: issuer.jwksUrl },
-    )
-    for (const signal of ['SIGINT', 'SIGTERM'] as const)
-      process.once(signal, () => void issuer.stop().then(() => process.exit(0)))
-    return
-  }
-  if (command === 'token') {
-    const res = await fetch(`${need('issuer').replace(/\/+$/, '')}/mint`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        userId: need('user-id'),
-        orgId: need('org-id'),
-        applicationId: need('application-id'),
-        email: values.email,
-        expiresInSec: values['expires-in'] ? Number(values['expires-in']) : undefined,
-      }),
-    })
-    const answer = (await res.json()) as { token?: string; error?: string }
-    if (!answer.token) throw new Error(answer.error ?? `issuer answered ${res.status}`)
-    return print(() => console.log(answer.token), answer)
-  }
+  if (command === 'webhook' && sub === 'replay') return replayWebhook(argument)
+  if (command === 'query') return runQuery(sub)
+  if (command === 'issuer') return runIssuer()
+  if (command === 'token') return mintToken()
   if (!command || command === 'help') return console.log(HELP)
   throw new UsageError(`unknown command: ${positionals.join(' ')}`)
 }

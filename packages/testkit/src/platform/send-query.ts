@@ -28,6 +28,65 @@ export interface QueryOutcome {
   results: unknown[] | null
 }
 
+type Received = { path: string; headers: IncomingHttpHeaders; raw: Buffer }[]
+
+/** The platform's listener for the callback and webhook deliveries: every request kept, answered 200. */
+async function startListener(listenHost: string) {
+  const received: Received = []
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = []
+    req.on('data', (chunk: Buffer) => chunks.push(chunk))
+    req.on('end', () => {
+      received.push({ path: req.url ?? '', headers: req.headers, raw: Buffer.concat(chunks) })
+      res.writeHead(200).end()
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, listenHost, resolve))
+  return {
+    base: `http://${listenHost}:${(server.address() as AddressInfo).port}`,
+    received,
+    close: async () => {
+      server.closeAllConnections()
+      await new Promise((resolve) => server.close(resolve))
+    },
+  }
+}
+
+/** The callback received, with its signature checked over the exact bytes; null when none came. */
+function callbackOf(received: Received, callbackToken: string): QueryOutcome['callback'] {
+  const call = received.find((r) => r.path === '/callback')
+  if (!call) return null
+  return {
+    body: JSON.parse(call.raw.toString('utf8')) as Record<string, unknown>,
+    signatureValid: verifyCallback(
+      callbackToken,
+      call.raw,
+      call.headers[SIGNATURE_HEADER.toLowerCase()] as string | undefined,
+    ),
+    headers: call.headers,
+  }
+}
+
+/** The results of a `pf_s3_sync` delivery: the object at `s3://bucket/key`. */
+async function readS3Results(s3: NonNullable<SendQueryOptions['s3']>, reference: string): Promise<unknown[]> {
+  const [, bucket, key] = /^s3:\/\/([^/]+)\/(.+)$/.exec(reference) ?? []
+  // Loaded here, on the one path that reads an object: the SDK is heavy for everything else.
+  const { GetObjectCommand, S3Client } = await import('@aws-sdk/client-s3')
+  const client = new S3Client({
+    endpoint: s3.endpoint,
+    region: s3.region ?? 'us-east-1',
+    credentials: s3.credentials,
+    forcePathStyle: true,
+    responseChecksumValidation: 'WHEN_REQUIRED',
+  })
+  try {
+    const object = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key }))
+    return JSON.parse((await object.Body?.transformToString()) ?? 'null') as unknown[]
+  } finally {
+    client.destroy()
+  }
+}
+
 /**
  * Plays the platform's side of a query: runs a callback listener, sends the envelope with the API key, checks
  * the callback's `X-PF-Signature` over the exact bytes received, and collects the results whichever way they
@@ -49,17 +108,7 @@ export async function sendQuery({
   s3,
   listenHost = '127.0.0.1',
 }: SendQueryOptions): Promise<QueryOutcome> {
-  const received: { path: string; headers: IncomingHttpHeaders; raw: Buffer }[] = []
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = []
-    req.on('data', (chunk: Buffer) => chunks.push(chunk))
-    req.on('end', () => {
-      received.push({ path: req.url ?? '', headers: req.headers, raw: Buffer.concat(chunks) })
-      res.writeHead(200).end()
-    })
-  })
-  await new Promise<void>((resolve) => server.listen(0, listenHost, resolve))
-  const base = `http://${listenHost}:${(server.address() as AddressInfo).port}`
+  const { base, received, close } = await startListener(listenHost)
   try {
     const envelope = {
       queryId,
@@ -82,18 +131,7 @@ export async function sendQuery({
       while (!received.some((r) => r.path === '/callback') && Date.now() < deadline)
         await new Promise((r) => setTimeout(r, 20))
     }
-    const call = received.find((r) => r.path === '/callback')
-    const callback = call
-      ? {
-          body: JSON.parse(call.raw.toString('utf8')) as Record<string, unknown>,
-          signatureValid: verifyCallback(
-            callbackToken,
-            call.raw,
-            call.headers[SIGNATURE_HEADER.toLowerCase()] as string | undefined,
-          ),
-          headers: call.headers,
-        }
-      : null
+    const callback = callbackOf(received, callbackToken)
     let results: unknown[] | null = null
     if (res.status === 200 && Array.isArray(body.results)) results = body.results
     const delivered = body.delivery as { mechanism?: string; reference?: string } | undefined
@@ -101,27 +139,10 @@ export async function sendQuery({
       const post = received.find((r) => r.path === '/results')
       results = post ? (JSON.parse(post.raw.toString('utf8')) as unknown[]) : null
     }
-    if (res.status === 200 && delivered?.mechanism === 'pf_s3_sync' && s3 && delivered.reference) {
-      const [, bucket, key] = /^s3:\/\/([^/]+)\/(.+)$/.exec(delivered.reference) ?? []
-      // Loaded here, on the one path that reads an object: the SDK is heavy for everything else.
-      const { GetObjectCommand, S3Client } = await import('@aws-sdk/client-s3')
-      const client = new S3Client({
-        endpoint: s3.endpoint,
-        region: s3.region ?? 'us-east-1',
-        credentials: s3.credentials,
-        forcePathStyle: true,
-        responseChecksumValidation: 'WHEN_REQUIRED',
-      })
-      try {
-        const object = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key }))
-        results = JSON.parse((await object.Body?.transformToString()) ?? 'null') as unknown[]
-      } finally {
-        client.destroy()
-      }
-    }
+    if (res.status === 200 && delivered?.mechanism === 'pf_s3_sync' && s3 && delivered.reference)
+      results = await readS3Results(s3, delivered.reference)
     return { queryId, response: { status: res.status, body }, callback, results }
   } finally {
-    server.closeAllConnections()
-    await new Promise((resolve) => server.close(resolve))
+    await close()
   }
 }
