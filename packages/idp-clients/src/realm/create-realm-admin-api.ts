@@ -6,8 +6,6 @@ import { FORM, form } from './form'
 import type { RealmAdminCall, RealmAdminHttp } from './realm-admin-api'
 import type { KeycloakRole, KeycloakUser, RealmClientOptions } from './realm-types'
 
-export type { RealmAdminHttp } from './realm-admin-api'
-
 type AdminAuthOptions = Pick<
   RealmClientOptions,
   | 'realm'

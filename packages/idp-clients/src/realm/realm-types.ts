@@ -40,7 +40,8 @@ export interface RealmClientOptions {
   /**
    * How admin calls authenticate: `password` (spec: an admin of the master realm through `admin-cli`,
    * `adminUser`/`adminPassword`) or `client_credentials` (the client's own service account, with the
-   * `realm-management` roles `manage-users`, `view-users`, `query-users`, `view-realm`). Default `password`.
+   * `realm-management` roles `manage-users`, `view-users`, `query-users`, `view-realm`, and `view-clients` for
+   * adoption). Default `password`.
    */
   adminAuth?: 'password' | 'client_credentials'
   adminUser?: string

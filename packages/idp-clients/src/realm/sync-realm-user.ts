@@ -8,8 +8,6 @@ import type { RealmAdminApi } from './realm-admin-api'
 import { realmAdoptionRefusal } from './realm-adoption-refusal'
 import type { KeycloakUser, RealmVersion } from './realm-types'
 
-export type { RealmAdminApi } from './realm-admin-api'
-
 export interface RealmSyncContext {
   realm: string
   version: RealmVersion

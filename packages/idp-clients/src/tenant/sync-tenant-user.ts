@@ -8,8 +8,6 @@ import { tenantAdoptionRefusal } from './tenant-adoption-refusal'
 import type { TenantManagementApi } from './tenant-management-api'
 import type { Auth0User } from './tenant-types'
 
-export type { TenantManagementApi } from './tenant-management-api'
-
 export interface TenantSyncContext {
   connection: string
   adoption: AccountAdoption
