@@ -181,6 +181,11 @@ export function createBullmqEventStore({
         'counting jobs',
       )
     },
+    async oldestWaitingAt() {
+      // The wait list is pushed on the left and taken from the right: ascending order starts at the oldest.
+      const [oldest] = await withTimeout(queue.getJobs(['wait'], 0, 0, true), enqueueTimeoutMs, 'reading jobs')
+      return oldest?.timestamp
+    },
     async close() {
       // One deadline for all of it: a frozen Redis (connections open, nothing answered) answers neither QUIT nor
       // the socket's end, and the process must still exit within its drain time. The HTTP drain has already
