@@ -1,5 +1,5 @@
+import { spawnSync } from 'node:child_process'
 import { join } from 'node:path'
-import { format, resolveConfig } from 'prettier'
 import { stringify } from 'yaml'
 import { ALERT_GROUPS, type AlertRule } from './alert-rules'
 import { ALERT_TESTS } from './alert-tests'
@@ -63,13 +63,23 @@ function ruleTests() {
   }
 }
 
-async function formatted(path: string, text: string) {
-  const config = (await resolveConfig(join(root, path))) ?? {}
-  return format(text, { ...config, filepath: path })
+/**
+ * `text` as `prettier --check` wants the file at `path` (the repository's .prettierrc): through the CLI, whose
+ * plugins load by dynamic import, which Jest's module system does not allow in process.
+ */
+function formatted(path: string, text: string): string {
+  const bin = require.resolve('prettier/bin/prettier.cjs')
+  const result = spawnSync(process.execPath, [bin, '--stdin-filepath', path], {
+    cwd: root,
+    input: text,
+    encoding: 'utf8',
+  })
+  if (result.status !== 0) throw new Error(`prettier could not format ${path}: ${result.stderr}`)
+  return result.stdout
 }
 
 /** Every generated monitoring file, path (from the repository root) to content, formatted as the repo is. */
-export async function renderMonitoring(): Promise<Map<string, string>> {
+export function renderMonitoring(): Map<string, string> {
   const yaml = (value: unknown) => HEADER + stringify(value, { lineWidth: 0 })
   const files = new Map<string, string>([
     [MONITORING_FILES.rules, yaml({ groups: groups() })],
@@ -94,6 +104,6 @@ export async function renderMonitoring(): Promise<Map<string, string>> {
         ],
     ),
   ])
-  for (const [path, text] of files) files.set(path, await formatted(path, text))
+  for (const [path, text] of files) files.set(path, formatted(path, text))
   return files
 }

@@ -4,10 +4,8 @@ import { renderMonitoring } from './render-monitoring'
 
 // `pnpm monitoring`: writes the rules, the PrometheusRule, the promtool tests and the dashboards from the source.
 const root = join(__dirname, '..', '..', '..')
-void renderMonitoring().then((files) => {
-  for (const [path, text] of files) {
-    mkdirSync(dirname(join(root, path)), { recursive: true })
-    writeFileSync(join(root, path), text)
-    console.log(`wrote ${path}`)
-  }
-})
+for (const [path, text] of renderMonitoring()) {
+  mkdirSync(dirname(join(root, path)), { recursive: true })
+  writeFileSync(join(root, path), text)
+  console.log(`wrote ${path}`)
+}
