@@ -9,6 +9,7 @@ import { parse, parseAllDocuments } from 'yaml'
 import { ALERT_GROUPS } from '../deploy/monitoring/src/alert-rules'
 import { ALERT_TESTS } from '../deploy/monitoring/src/alert-tests'
 import { DASHBOARDS } from '../deploy/monitoring/src/dashboards/dashboards'
+import { exposedMetricNames, promqlMetricNames } from '../deploy/monitoring/src/promql-metric-names'
 import { MONITORING_FILES, renderMonitoring } from '../deploy/monitoring/src/render-monitoring'
 
 // Issue 26, "Dashboards and alerts beside the manifests".
@@ -87,6 +88,30 @@ withPromtool('promtool (Debian package prometheus)', () => {
   it('test rules: every unit test passes', () => {
     const { status, output } = run('test', 'rules', 'pf-alerts.test.yml')
     expect([status, output]).toEqual([0, expect.stringContaining('SUCCESS')])
+  })
+})
+
+describe('metric names (the check of test/monitoring-metrics.test.ts)', () => {
+  it('reads the metric names of PromQL, not its functions, keywords, labels, strings or durations', () => {
+    expect(
+      promqlMetricNames(
+        'histogram_quantile(0.95, sum by (le, event) (rate(a_bucket{reason=~"x|y", le!="b c"}[5m]))) > 1e3\n' +
+          'and on (pod) max without (instance) (b_total offset 5m) / (sum(rate(c[1h])) or vector(0))',
+      ),
+    ).toEqual(['a_bucket', 'b_total', 'c'])
+  })
+
+  it('takes the names /metrics declares, with a histogram’s _bucket, _sum and _count', () => {
+    const names = exposedMetricNames(
+      '# HELP h_seconds x\n# TYPE h_seconds histogram\n# HELP c_total y\n# TYPE c_total counter\nc_total 1\n',
+    )
+    expect([...names].sort()).toEqual([
+      'c_total',
+      'h_seconds',
+      'h_seconds_bucket',
+      'h_seconds_count',
+      'h_seconds_sum',
+    ])
   })
 })
 
