@@ -145,6 +145,17 @@ describe('Grafana dashboards (deploy/monitoring/grafana)', () => {
   })
 })
 
+describe('OpenTelemetry Collector and Jaeger in docker-compose.yml', () => {
+  it('mounts the collector configuration, whose traces pipeline takes OTLP and exports to Jaeger', () => {
+    const compose = parse(read('docker-compose.yml')) as { services: Record<string, any> }
+    const [mount] = compose.services['otel-collector'].volumes as string[]
+    const config = parse(read(mount!.split(':')[0]!)) as any
+    expect(config.service.pipelines.traces).toMatchObject({ receivers: ['otlp'], exporters: ['otlp/jaeger'] })
+    expect(config.exporters['otlp/jaeger'].endpoint).toBe('jaeger:4317')
+    expect(compose.services.jaeger.environment.COLLECTOR_OTLP_ENABLED).toBe('true')
+  })
+})
+
 describe('Prometheus Operator objects (deploy/k8s/monitoring, a kustomize Component)', () => {
   const dir = 'deploy/k8s/monitoring'
   const kustomization = parse(read(`${dir}/kustomization.yaml`)) as { kind: string; resources: string[] }
