@@ -183,7 +183,11 @@ export function createBullmqEventStore({
     },
     async oldestWaitingAt() {
       // The wait list is pushed on the left and taken from the right: ascending order starts at the oldest.
-      const [oldest] = await withTimeout(queue.getJobs(['wait'], 0, 0, true), enqueueTimeoutMs, 'reading jobs')
+      const [oldest] = await withTimeout(
+        queue.getJobs(['wait'], 0, 0, true),
+        enqueueTimeoutMs,
+        'reading jobs',
+      )
       return oldest?.timestamp
     },
     async close() {
