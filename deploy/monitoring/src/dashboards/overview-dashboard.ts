@@ -29,7 +29,7 @@ export const overviewDashboard: DashboardSpec = {
           '503 share',
           'Share of deliveries answered 503 (Redis could not store in time).',
           'percentunit',
-          `${rate('pf_webhooks_rejected_total{reason="store_unavailable"}')} / (${sumOf([
+          `(${rate('pf_webhooks_rejected_total{reason="store_unavailable"}')} or vector(0)) / (${sumOf([
             'pf_webhooks_accepted_total',
             'pf_webhooks_duplicates_total',
             'pf_webhooks_quarantined_total',
@@ -57,7 +57,7 @@ export const overviewDashboard: DashboardSpec = {
           'Failed queries',
           'Share of provider queries whose delivery failed.',
           'percentunit',
-          `${rate('pf_provider_queries_total{status="failed"}')} / ${rate('pf_provider_queries_total')}`,
+          `(${rate('pf_provider_queries_total{status="failed"}')} or vector(0)) / ${rate('pf_provider_queries_total')}`,
         ),
         stat(
           'Oldest sanctions list',
@@ -69,7 +69,7 @@ export const overviewDashboard: DashboardSpec = {
           'Exchanges failing at the IdP',
           'Share of exchanges with idp_error or idp_unavailable.',
           'percentunit',
-          `${rate('pf_exchange_total{outcome=~"idp_error|idp_unavailable"}')} / ${rate('pf_exchange_total')}`,
+          `(${rate('pf_exchange_total{outcome=~"idp_error|idp_unavailable"}')} or vector(0)) / ${rate('pf_exchange_total')}`,
         ),
         stat('Exchanges', 'Token exchanges per second.', 'reqps', rate('pf_exchange_total')),
       ],

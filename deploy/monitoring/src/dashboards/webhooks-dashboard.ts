@@ -67,11 +67,14 @@ export const webhooksDashboard: DashboardSpec = {
         {
           title: 'Dead letters',
           description:
-            'Jobs in the failed set (kept up to WEBHOOK_KEEP_FAILED) and jobs dead-lettered per hour; list and replay them with dist/dead-letters.js.',
+            'Jobs in the failed set (kept up to WEBHOOK_KEEP_FAILED), and jobs dead-lettered per hour by event kind; list and replay them with dist/dead-letters.js.',
           unit: 'short',
           queries: [
             { expr: 'max(pf_webhook_queue_jobs{state="failed"})', legend: 'in the failed set' },
-            { expr: increase('pf_webhook_jobs_total{outcome="dead_letter"}', '1h'), legend: 'new per hour' },
+            {
+              expr: increase('pf_webhook_jobs_total{outcome="dead_letter"}', '1h', 'event'),
+              legend: 'new per hour: {{event}}',
+            },
           ],
         },
         {
