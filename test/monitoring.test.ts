@@ -166,16 +166,17 @@ describe('Prometheus Operator objects (deploy/k8s/monitoring, a kustomize Compon
     PrometheusRule,
   }
 
-  it('is a Component the production overlay lists, naming every file in its folder', () => {
+  it('is a Component the production overlay lists (in the base namespace), naming every file in its folder', () => {
     expect(kustomization.kind).toBe('Component')
     expect(kustomization.resources.sort()).toEqual(
       readdirSync(join(root, dir))
         .filter((f) => f !== 'kustomization.yaml')
         .sort(),
     )
-    expect(parse(read('deploy/k8s/overlays/production/kustomization.yaml')).components).toEqual([
-      '../../monitoring',
-    ])
+    const overlay = parse(read('deploy/k8s/overlays/production/kustomization.yaml'))
+    expect(overlay.components).toEqual(['../../monitoring'])
+    // The Component's objects join at the overlay: they get the base's namespace there, beside the Services.
+    expect(overlay.namespace).toBe(parse(read('deploy/k8s/base/kustomization.yaml')).namespace)
   })
 
   it.each(objects.map((object) => [`${object.kind} ${object.metadata.name}`, object]))(
