@@ -41,6 +41,7 @@ export function createExchange(
     if (!jwks.ok) throw new Error(`marketplace JWKS answered ${jwks.status}`)
     await idp.ping()
   }
+  const metrics = createExchangeMetrics(registry)
   const app = createApp({
     verifyMarketplaceToken: createMarketplaceVerifier({
       ...config.marketplace,
@@ -52,7 +53,8 @@ export function createExchange(
       {
         deadlineMs: config.deadlineMs,
         // An account changed hands: one line for the audit trail, the email only as its hash.
-        onAdopted: (user, synced) =>
+        onAdopted: (user, synced) => {
+          metrics.adoptions.inc()
           logger.info(
             {
               event: 'account_adopted',
@@ -61,13 +63,14 @@ export function createExchange(
               emailSha256: createHash('sha256').update(emailOf(user).toLowerCase()).digest('hex'),
             },
             'account adopted: its sessions and refresh tokens were ended',
-          ),
+          )
+        },
       },
     ),
     idp,
     logger,
     registry,
-    metrics: createExchangeMetrics(registry),
+    metrics,
     ready,
     ops: config.ops,
   })

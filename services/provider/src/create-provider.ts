@@ -46,6 +46,7 @@ export function createProvider(
   // Credentials come from the SDK's own chain (AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY, profiles, roles).
   const store = s3 ?? createS3Client({ ...config.s3, timeoutMs: config.outbound.timeoutMs })
   const metricsRegistry = registry ?? createMetricsRegistry('pf_provider')
+  const metrics = createProviderMetrics(metricsRegistry, () => search.lists.current().lists)
   const ready = async () => {
     await store.send(new HeadBucketCommand({ Bucket: config.s3.defaultBucket }))
   }
@@ -71,13 +72,17 @@ export function createProvider(
     ready,
     logger,
     registry: metricsRegistry,
-    metrics: createProviderMetrics(metricsRegistry),
+    metrics,
   })
   return {
     app,
     registry: metricsRegistry,
     ready,
-    refreshLists: () => search.lists.refresh(),
+    refreshLists: async () => {
+      const outcome = await search.lists.refresh()
+      metrics.listRefreshes.inc({ outcome: outcome.ok ? 'ok' : 'failed' })
+      return outcome
+    },
     lists: () => search.lists.current().lists,
     close: async () => {
       if (!s3) store.destroy()

@@ -60,6 +60,19 @@ export function createReceiverMetrics(registry: Registry, store: EventStore) {
         }
       },
     }),
+    oldestWaiting: new Gauge({
+      name: 'pf_webhook_queue_oldest_waiting_age_seconds',
+      help: 'Age of the oldest job waiting for a worker (0 when none waits): events are this late',
+      registers: [registry],
+      async collect() {
+        try {
+          const storedAt = await store.oldestWaitingAt()
+          this.set(storedAt === undefined ? 0 : Math.max(0, (Date.now() - storedAt) / 1000))
+        } catch {
+          // Redis away: keep the last value, as the depth gauge does.
+        }
+      },
+    }),
   }
 }
 

@@ -165,6 +165,7 @@ export function memoryStore(): EventStore & {
     },
     ready: async () => {},
     counts: async () => ({}),
+    oldestWaitingAt: async () => undefined,
     close: async () => {},
   }
 }

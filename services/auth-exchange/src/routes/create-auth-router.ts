@@ -1,6 +1,6 @@
 import { Router, json } from 'express'
 import type { Logger } from '@pf/service-kit'
-import { IdpInvalidGrantError } from '@pf/idp-clients'
+import { IdpError, IdpInvalidGrantError } from '@pf/idp-clients'
 import { InvalidRequestError, InvalidTokenError } from '../errors'
 import type { ExchangeFlow } from '../core/exchange-flow'
 import { outcomeOf } from '../http-errors'
@@ -24,7 +24,7 @@ export function createAuthRouter({
   logger,
   metrics,
 }: AuthRouterOptions): Router {
-  const { outcomes, duration } = metrics
+  const { outcomes, duration, idpErrors } = metrics
   const router = Router()
 
   router.post('/auth/exchange', async (req, res) => {
@@ -50,6 +50,9 @@ export function createAuthRouter({
       })
     } catch (error) {
       outcomes.inc({ outcome: outcomeOf(error) })
+      // An adoption refused by policy is the exchange's own answer (outcome account_conflict), not a failure.
+      if (error instanceof IdpError && error.code !== 'ERR_IDP_ACCOUNT_CONFLICT')
+        idpErrors.inc({ code: error.code, status: String(error.statusCode ?? 'none') })
       throw error
     }
   })

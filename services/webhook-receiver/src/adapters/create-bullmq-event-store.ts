@@ -13,6 +13,7 @@ import { defaultJobOptions } from './default-job-options'
 import { BULLMQ_VERSION_PINNED, createJobAdder, type JobAdder } from './create-job-adder'
 import { bullmqConnection, createRedisConnection, type RedisConnection } from './create-redis-connection'
 import { createReplicaCheck } from './create-replica-check'
+import { oldestWaitingAt } from './oldest-waiting-at'
 import { quarantineKeys, storeQuarantined } from './quarantine'
 import { WEBHOOK_QUEUE_NAME } from './queue-names'
 import { unconfirmedWrite } from './unconfirmed-write'
@@ -181,6 +182,7 @@ export function createBullmqEventStore({
         'counting jobs',
       )
     },
+    oldestWaitingAt: () => oldestWaitingAt(queue, enqueueTimeoutMs),
     async close() {
       // One deadline for all of it: a frozen Redis (connections open, nothing answered) answers neither QUIT nor
       // the socket's end, and the process must still exit within its drain time. The HTTP drain has already

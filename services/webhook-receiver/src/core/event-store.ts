@@ -35,5 +35,7 @@ export interface EventStore {
   ready(): Promise<void>
   /** Jobs per state, for the queue-depth gauge. */
   counts(): Promise<Record<string, number>>
+  /** When the oldest job still waiting for a worker was stored (ms since the epoch); undefined when none waits. */
+  oldestWaitingAt(): Promise<number | undefined>
   close(): Promise<void>
 }
