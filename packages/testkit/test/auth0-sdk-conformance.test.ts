@@ -215,7 +215,7 @@ describe.each(targets)("Auth0's own SDK against %s", (_name, start) => {
     expect(await refreshWith(after)).toBe('refreshed')
     const again = await management.refreshTokens.delete(oldest.id ?? '').then(
       () => 'deleted',
-      (error: { statusCode?: number }) => error.statusCode,
+      (error: unknown) => (error as { statusCode?: number }).statusCode,
     )
     expect(again).toBe(404)
   })
