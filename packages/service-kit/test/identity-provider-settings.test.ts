@@ -1,4 +1,4 @@
-import { ConfigError, createEnvReader, readIdentityProviderSettings } from '@pf/service-kit'
+import { createEnvReader, readIdentityProviderSettings, type ConfigError } from '@pf/service-kit'
 
 const read = (source: Record<string, string>) => {
   const env = createEnvReader(source)
