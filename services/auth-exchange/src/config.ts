@@ -42,7 +42,6 @@ export interface ExchangeConfig {
 /** The exchange's settings, read once at start; throws a `ConfigError` naming every bad one. */
 export function loadExchangeConfig(source: Env): ExchangeConfig {
   const env = createEnvReader(source)
-  const idp = readIdentityProviderSettings(env)
   const port = env.int('PORT', { default: 3003, min: 0, max: 65535 })
   const base = {
     port,
@@ -72,6 +71,7 @@ export function loadExchangeConfig(source: Env): ExchangeConfig {
     server: readServerLimits(env),
     ops: readOpsSettings(env, { port }),
   }
+  const idp = readIdentityProviderSettings(env)
   env.done()
   return { ...base, idp }
 }
