@@ -9,7 +9,8 @@ export interface EndUserSessionsInput {
  * What `endUserSessions` did. `ended`: the account was found and every session (Keycloak) or refresh token
  * (Auth0) that started at or before `endedAt` is gone (`ended` counts those this run ended: 0 on a second run),
  * `kept` counts those that started later; `undecided` counts earlier ones this server or plan cannot tell from
- * later ones (`reason` says why): they are kept, and end with the later session's own end.
+ * later ones: they are kept, and end with the later session's own end. `reason` says why some were undecided,
+ * or what could not be looked at (Keycloak's offline sessions, without the role to list clients).
  * `unknown-user`: no account is linked to the marketplace user. `linked-elsewhere`: the only accounts found are
  * linked to other marketplace users (never touched). Neither is worth a retry.
  */

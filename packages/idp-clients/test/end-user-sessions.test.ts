@@ -229,3 +229,34 @@ describe.each([
     )
   })
 })
+
+it('ends the online sessions for a service account that may not list clients, and says the offline ones were not looked at', async () => {
+  const keycloak = await startKeycloakEmulator({
+    clients: [
+      { ...REALM_CLIENT, serviceAccountRoles: ['manage-users', 'view-users', 'query-users', 'view-realm'] },
+    ],
+    unmanagedAttributes: true,
+  })
+  try {
+    const realm = createRealmClient({
+      serverUrl: keycloak.url,
+      realm: keycloak.realm,
+      clientId: REALM_CLIENT.clientId,
+      clientSecret: REALM_CLIENT.secret,
+      adminAuth: 'client_credentials',
+      version: 26,
+      timeoutMs: 60_000,
+    })
+    const password = deriveRealmPassword('s5', REALM_CLIENT.secret)
+    const synced = await realm.syncUser(user('s5'), password)
+    await realm.signIn(synced, password)
+    expect(await endUserSessions(realm, { pfUserId: 's5', endedAt: Date.now() })).toMatchObject({
+      outcome: 'ended',
+      ended: 1,
+      reason: expect.stringMatching(/view-clients/),
+    })
+    expect(keycloak.sessionsOf(synced.id)).toEqual([])
+  } finally {
+    await keycloak.stop()
+  }
+})

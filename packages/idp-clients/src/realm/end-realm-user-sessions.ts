@@ -1,4 +1,4 @@
-import { IdpMisconfiguredError, IdpRejectedError } from '../errors'
+import { IdpRejectedError } from '../errors'
 import { endedAtMs, notFound, type EndUserSessionsInput, type EndUserSessionsResult } from '../session-ending'
 import { lookUpLinkedRealmUser } from './find-linked-realm-user'
 import type { RealmAdminHttp } from './realm-admin-api'
@@ -46,8 +46,16 @@ function sessionCalls(api: RealmAdminHttp, adminPath: string, clientId: string, 
   }
 }
 
-/** The id (uuid) of the client, which the offline sessions are listed by; none: the client does not exist. */
-async function clientUuid(api: RealmAdminHttp, adminPath: string, clientId: string) {
+/**
+ * The id (uuid) of the client, which the offline sessions are listed by; none: the client does not exist.
+ * `forbidden`: the admin identity may not list clients (a service account without `view-clients` or
+ * `query-clients`), so the offline sessions cannot be looked at.
+ */
+async function clientUuid(
+  api: RealmAdminHttp,
+  adminPath: string,
+  clientId: string,
+): Promise<string | undefined | 'forbidden'> {
   try {
     const { data } = await api.call<{ id: string; clientId: string }[]>('find client', {
       method: 'GET',
@@ -56,15 +64,14 @@ async function clientUuid(api: RealmAdminHttp, adminPath: string, clientId: stri
     })
     return data.find((client) => client.clientId === clientId)?.id
   } catch (error) {
-    if (error instanceof IdpRejectedError && error.statusCode === 403)
-      throw new IdpMisconfiguredError(
-        'ending offline sessions needs the id of the client: give the service account the realm-management ' +
-          'role view-clients (or query-clients)',
-        { statusCode: 403, body: error.body, headers: error.headers },
-      )
+    if (error instanceof IdpRejectedError && error.statusCode === 403) return 'forbidden'
     throw error
   }
 }
+
+const NO_CLIENT_VIEW =
+  'offline sessions were not looked at: give the service account the realm-management role view-clients ' +
+  '(or query-clients)'
 
 /**
  * The offline sessions of the client that started at or before `endedAt`: `DELETE /sessions/{id}?isOffline=true`
@@ -123,7 +130,9 @@ export async function endRealmUserSessions(
     if (session.start > endedAt) tally.kept += 1
     else if (await calls.remove(session.id, false)) tally.ended += 1
   }
+  // The exchange's own grants open no offline session: without the role, the online ones are still ended.
   const uuid = await clientUuid(api, adminPath, clientId)
-  if (uuid) await endOfflineSessions(calls, uuid, endedAt, tally)
+  if (uuid === 'forbidden') tally.reason = NO_CLIENT_VIEW
+  else if (uuid) await endOfflineSessions(calls, uuid, endedAt, tally)
   return { outcome: 'ended', accountId: user.id, ...tally }
 }

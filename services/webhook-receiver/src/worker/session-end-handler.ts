@@ -22,7 +22,7 @@ export function createSessionEndHandler({
     const about = { webhookId, sessionId: data.sessionId, userId: data.userId }
     if (result.outcome === 'ended') {
       const { accountId, ended, kept, undecided, reason } = result
-      const log = undecided > 0 ? logger.warn.bind(logger) : logger.info.bind(logger)
+      const log = undecided > 0 || reason ? logger.warn.bind(logger) : logger.info.bind(logger)
       log({ ...about, accountId, ended, kept, undecided, reason }, 'identity-provider sessions ended')
     } else {
       logger.warn({ ...about, ...result }, 'session.ended: no account of this marketplace user to sign out')
