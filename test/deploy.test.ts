@@ -344,13 +344,13 @@ describe('Kubernetes manifests (deploy/k8s)', () => {
     expect(objects.some((o) => o.object.kind === 'Ingress' && o.object.spec.tls?.length > 0)).toBe(true)
   })
 
-  it("gives the worker the identity provider's settings and Secret only with IDP_SESSION_END on (components/idp-session-end)", () => {
+  it("gives the worker the identity provider's settings and Secret only with IDP_SESSION_END on (the idp-session-end component)", () => {
     const worker = objects.filter((o) => o.file === 'webhook-worker.yaml')
     const config = worker.find((o) => o.object.kind === 'ConfigMap')!.object
     expect(config.data.IDP_SESSION_END).toBe('off')
     const deployment = worker.find((o) => o.object.kind === 'Deployment')!.object
     expect(JSON.stringify(deployment)).not.toContain('secretRef')
-    const component = 'deploy/k8s/components/idp-session-end'
+    const component = 'deploy/k8s/idp-session-end'
     const kustomization = parse(read(`${component}/kustomization.yaml`)) as {
       kind: string
       patches: { path?: string; target?: { name: string }; patch?: string }[]
@@ -364,9 +364,7 @@ describe('Kubernetes manifests (deploy/k8s)', () => {
     expect(settings.data).toMatchObject({ IDP_SESSION_END: 'on', IDP_STYLE: 'realm' })
     const exchange = new Set([...known('webhook'), ...known('auth-exchange')])
     for (const key of Object.keys(settings.data)) expect([key, exchange.has(key)]).toEqual([key, true])
-    expect(read('deploy/k8s/overlays/production/kustomization.yaml')).toContain(
-      '../../components/idp-session-end',
-    )
+    expect(read('deploy/k8s/overlays/production/kustomization.yaml')).toContain('../../idp-session-end')
   })
 
   it('sets only settings of the contract in ConfigMaps and Secrets', () => {
