@@ -76,6 +76,7 @@ const SETTINGS: Record<string, string[]> = {
     'WEBHOOK_KEEP_FAILED',
     'WEBHOOK_QUEUE_PREFIX',
     'WORKER_CONCURRENCY',
+    'IDP_SESSION_END',
     'WORKER_LOCK_DURATION_MS',
     'WORKER_LOCK_RENEW_MS',
     'WORKER_STALLED_INTERVAL_MS',
@@ -343,6 +344,29 @@ describe('Kubernetes manifests (deploy/k8s)', () => {
     expect(objects.some((o) => o.object.kind === 'Ingress' && o.object.spec.tls?.length > 0)).toBe(true)
   })
 
+  it("gives the worker the identity provider's settings and Secret only with IDP_SESSION_END on (the idp-session-end component)", () => {
+    const worker = objects.filter((o) => o.file === 'webhook-worker.yaml')
+    const config = worker.find((o) => o.object.kind === 'ConfigMap')!.object
+    expect(config.data.IDP_SESSION_END).toBe('off')
+    const deployment = worker.find((o) => o.object.kind === 'Deployment')!.object
+    expect(JSON.stringify(deployment)).not.toContain('secretRef')
+    const component = 'deploy/k8s/idp-session-end'
+    const kustomization = parse(read(`${component}/kustomization.yaml`)) as {
+      kind: string
+      patches: { path?: string; target?: { name: string }; patch?: string }[]
+    }
+    expect(kustomization.kind).toBe('Component')
+    const secretPatch = kustomization.patches.find((p) => p.target?.name === 'webhook-worker')!
+    expect(parse(secretPatch.patch!)).toEqual([
+      expect.objectContaining({ value: { secretRef: { name: 'auth-exchange-secrets' } } }),
+    ])
+    const settings = parse(read(`${component}/worker-idp-settings.yaml`)) as { data: Record<string, string> }
+    expect(settings.data).toMatchObject({ IDP_SESSION_END: 'on', IDP_STYLE: 'realm' })
+    const exchange = new Set([...known('webhook'), ...known('auth-exchange')])
+    for (const key of Object.keys(settings.data)) expect([key, exchange.has(key)]).toEqual([key, true])
+    expect(read('deploy/k8s/overlays/production/kustomization.yaml')).toContain('../../idp-session-end')
+  })
+
   it('sets only settings of the contract in ConfigMaps and Secrets', () => {
     for (const { file, object } of objects.filter(
       (o) => o.object.kind === 'ConfigMap' || o.object.kind === 'Secret',
@@ -362,7 +386,10 @@ describe('GitHub workflows', () => {
 
   it.each([
     ['provider', ['packages/signing/**', 'packages/schemas/**', 'packages/service-kit/**']],
-    ['webhook-receiver', ['packages/signing/**', 'packages/schemas/**', 'packages/service-kit/**']],
+    [
+      'webhook-receiver',
+      ['packages/signing/**', 'packages/schemas/**', 'packages/service-kit/**', 'packages/idp-clients/**'],
+    ],
     ['auth-exchange', ['packages/idp-clients/**', 'packages/service-kit/**']],
   ])('the %s image builds only when it or a package it imports changed', (service, packages) => {
     const workflow = parse(read(`.github/workflows/image-${service}.yml`)) as {

@@ -24,6 +24,8 @@ export {
 } from './errors'
 export type { IdpErrorCode, TokenErrorCode } from './errors'
 export { PF_USER_ROLE } from './pf-user-role'
+export { endUserSessions } from './end-user-sessions'
+export type { EndUserSessionsInput, EndUserSessionsResult } from './session-ending'
 export { createRealmClient } from './realm/create-realm-client'
 export type { RealmClient } from './realm/create-realm-client'
 export type { KeycloakRole, KeycloakUser, RealmClientOptions, RealmVersion } from './realm/realm-types'

@@ -5,6 +5,8 @@ import {
   decodeJwtPayload,
   deriveRealmPassword,
   deriveTenantPassword,
+  endUserSessions,
+  type EndUserSessionsResult,
   type MarketplaceUser,
 } from '@pf/idp-clients'
 
@@ -24,6 +26,8 @@ const claimsOf = (token: string) => decodeJwtPayload(token) ?? {}
 
 type Contract = {
   syncAndSignIn(user: MarketplaceUser): Promise<Record<string, unknown>>
+  /** `endUserSessions` for the contract's user (issue 27). */
+  endSessions(endedAt: number): Promise<EndUserSessionsResult>
   stop(): Promise<void>
 }
 
@@ -58,6 +62,7 @@ async function realmContract(live: boolean, adminAuth: 'password' | 'client_cred
       const synced = await client.syncUser(marketplaceUser, password)
       return claimsOf((await client.signIn(synced, password)).access_token)
     },
+    endSessions: (endedAt) => endUserSessions(client, { pfUserId: `Live-${suffix}`, endedAt }),
     stop: async () => emulator?.stop(),
   }
 }
@@ -84,6 +89,7 @@ async function tenantContract(live: boolean): Promise<Contract> {
       const claims = claimsOf((await client.signIn(synced, password)).access_token)
       return { pfUserId: claims[`${namespace}pfUserId`], orgId: claims[`${namespace}orgId`] }
     },
+    endSessions: (endedAt) => endUserSessions(client, { pfUserId: `Live-${suffix}`, endedAt }),
     stop: async () => emulator?.stop(),
   }
 }
@@ -122,5 +128,18 @@ describe.each(contracts)('client contract on %s', (_name, start) => {
       pfUserId: `Live-${suffix}`,
       orgId: 'org_2',
     })
+  }, 60_000)
+
+  it('ends the sessions of the user that started before now, and a second run ends nothing (issue 27)', async () => {
+    const endedAt = Date.now() + 1000
+    // Auth0's user search lags behind writes: the account is found once the index has it.
+    let result = await contract.endSessions(endedAt)
+    for (let i = 0; i < 40 && result.outcome === 'unknown-user'; i += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 500))
+      result = await contract.endSessions(endedAt)
+    }
+    expect(result).toMatchObject({ outcome: 'ended', ended: expect.any(Number) })
+    expect(result.outcome === 'ended' && result.ended).toBeGreaterThanOrEqual(1)
+    expect(await contract.endSessions(endedAt)).toMatchObject({ outcome: 'ended', ended: 0 })
   }, 60_000)
 })

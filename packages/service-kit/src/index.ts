@@ -32,3 +32,10 @@ export { withTimeout } from './with-timeout'
 export { createSecretCheck } from './create-secret-check'
 export { checkProductionSecrets, PLACEHOLDER_SECRETS } from './check-production-secrets'
 export type { SecretRule } from './check-production-secrets'
+export { readIdentityProviderSettings } from './identity-provider-settings'
+export type {
+  IdentityProviderSettings,
+  IdpStyle,
+  RealmSettings,
+  TenantSettings,
+} from './identity-provider-settings'

@@ -192,4 +192,31 @@ describe.each(targets)("Auth0's own SDK against %s", (_name, start) => {
     expect((await management.users.sessions.list(userId)).data).toEqual([])
     expect(await refreshWith(token)).toBe(403)
   })
+
+  // Issue 27: the refresh tokens issued before a marketplace session's end go, later ones stay; the user's
+  // last_login (set by the password grant) tells whether any can be later where only device-credentials exist.
+  it("lists a user's refresh tokens with their issue time and deletes one by id where the plan has the endpoints", async () => {
+    const before = await signIn()
+    await new Promise((resolve) => setTimeout(resolve, 5))
+    const after = await signIn()
+    expect(Date.parse((await management.users.get(userId)).last_login as string)).toBeGreaterThan(0)
+    const listed = await management.users.refreshToken.list(userId, { take: 1 }).then(
+      (page) => page,
+      (error: { statusCode?: number }) => error.statusCode,
+    )
+    if (listed === 403) return // a tenant without the Enterprise plan's endpoints
+    const tokens = []
+    for await (const token of listed as AsyncIterable<{ id?: string; created_at?: unknown }>)
+      tokens.push(token)
+    expect(tokens.length).toBeGreaterThanOrEqual(2)
+    const oldest = tokens.reduce((a, b) => (String(a.created_at) <= String(b.created_at) ? a : b))
+    await management.refreshTokens.delete(oldest.id ?? '')
+    expect(await refreshWith(before)).toBe(403)
+    expect(await refreshWith(after)).toBe('refreshed')
+    const again = await management.refreshTokens.delete(oldest.id ?? '').then(
+      () => 'deleted',
+      (error: unknown) => (error as { statusCode?: number }).statusCode,
+    )
+    expect(again).toBe(404)
+  })
 })

@@ -34,6 +34,13 @@ interface Seen {
   refreshAfterReset: number
   refreshAfterLogout: number
   organizations?: number | string
+  sessionStarts: boolean[]
+  offlineSessions: number
+  refreshAfterDelete: number
+  deleteOffline: number | string
+  offlineAfterDelete: number
+  refreshOfflineAfterDelete: number
+  deleteUnknownSession: number | string
 }
 
 async function drive(target: {
@@ -65,13 +72,15 @@ async function drive(target: {
 const live = process.env.LIVE_KEYCLOAK_URL
 // A target registers what it starts on the suite's cleanup: a failing drive still stops its emulator.
 const targets: [string, (cleanup: Cleanup) => Promise<Seen>][] = [
-  ...([24, 25, 26] as const).map(
-    (version) =>
+  // 24.0.1: before the admin API's session delete learnt isOffline (keycloak/keycloak#28129, 24.0.2).
+  ...([[24], [25], [26], [24, '24.0.1']] as const).map(
+    ([version, serverVersion]: readonly [24 | 25 | 26, string?]) =>
       [
-        `emulated Keycloak ${version}`,
+        `emulated Keycloak ${serverVersion ?? version}`,
         async (cleanup: Cleanup) => {
           const keycloak: KeycloakEmulator = await startKeycloakEmulator({
             version,
+            ...(serverVersion ? { serverVersion } : {}),
             unmanagedAttributes: true,
             clients: [
               { ...CLIENT, serviceAccountRoles: ['manage-users', 'view-users', 'query-users', 'view-realm'] },
@@ -164,6 +173,18 @@ describe.each(targets)("Keycloak's own admin client against %s", (_name, start) 
   it('keeps sessions alive across a new password; the admin logout ends them', () => {
     expect(seen.refreshAfterReset).toBe(200)
     expect(seen.refreshAfterLogout).toBe(400)
+  })
+
+  it('lists sessions with their start in epoch ms and ends them one by one; offline ones by client (isOffline from 24.0.2, else the consent)', () => {
+    expect(seen.sessionStarts).toEqual([true])
+    expect(seen.offlineSessions).toBe(1)
+    expect(seen.refreshAfterDelete).toBe(400)
+    const version = (seen.serverVersion ?? '').split('.').map(Number)
+    const hasIsOffline = version[0]! > 24 || (version[0] === 24 && (version[1]! > 0 || version[2]! >= 2))
+    expect(seen.deleteOffline).toBe(hasIsOffline ? 204 : 404)
+    expect(seen.offlineAfterDelete).toBe(0)
+    expect(seen.refreshOfflineAfterDelete).toBe(400)
+    expect(seen.deleteUnknownSession).toBe(404)
   })
 
   it('answers organizations on 26 only when the realm turned them on (404 otherwise)', () => {

@@ -1,40 +1,16 @@
-import { DEFAULT_CONNECTION, type AccountAdoption } from '@pf/idp-clients'
+import type { AccountAdoption } from '@pf/idp-clients'
 import {
-  checkProductionSecrets,
   createEnvReader,
+  readIdentityProviderSettings,
   readOpsSettings,
   readServerLimits,
   type Env,
-  type EnvReader,
+  type IdentityProviderSettings,
   type OpsSettings,
   type ServerLimits,
 } from '@pf/service-kit'
 
-export type IdpStyle = 'realm' | 'tenant'
-
-export interface RealmSettings {
-  serverUrl: string
-  realm: string
-  clientId: string
-  clientSecret: string
-  /** `password`: the master realm's admin (spec); `client_credentials`: the client's service account. */
-  adminAuth: 'password' | 'client_credentials'
-  adminUser?: string
-  adminPassword?: string
-  version: 24 | 25 | 26 | 'auto'
-}
-
-export interface TenantSettings {
-  domain: string
-  baseUrl: string
-  clientId: string
-  clientSecret: string
-  connection: string
-  audience?: string
-  claimNamespace: string
-  /** Send the caller's IP as `auth0-forwarded-for` on the password grant. */
-  forwardedFor: boolean
-}
+export type { IdpStyle, RealmSettings, TenantSettings } from '@pf/service-kit'
 
 export interface ExchangeConfig {
   port: number
@@ -49,7 +25,8 @@ export interface ExchangeConfig {
     /** Least time between two JWKS fetches caused by unknown `kid`s. */
     jwksCooldownMs: number
   }
-  idp: { style: 'realm'; realm: RealmSettings } | { style: 'tenant'; tenant: TenantSettings }
+  /** `IDP_STYLE`, `REALM_*`, `TENANT_*`: read by @pf/service-kit, as the webhook worker reads them. */
+  idp: IdentityProviderSettings
   /** What a 409 on create may do with the existing holder of the email (`unlinked` is read as `verified`). */
   adoption: Exclude<AccountAdoption, 'unlinked'>
   idpTimeoutMs: number
@@ -62,66 +39,9 @@ export interface ExchangeConfig {
   ops: OpsSettings
 }
 
-/** `REALM_*`: the Keycloak server, realm, client and admin access. */
-function readRealmSettings(env: EnvReader): RealmSettings {
-  const versionText = env.oneOf('REALM_VERSION', ['24', '25', '26', 'auto'] as const, 'auto')
-  const adminAuth = env.oneOf('REALM_ADMIN_AUTH', ['password', 'client_credentials'] as const, 'password')
-  return {
-    serverUrl: env.url('REALM_SERVER_URL'),
-    realm: env.required('REALM_NAME'),
-    clientId: env.required('REALM_CLIENT_ID'),
-    clientSecret: env.required('REALM_CLIENT_SECRET'),
-    adminAuth,
-    ...(adminAuth === 'password'
-      ? {
-          adminUser: env.required(
-            'REALM_ADMIN_USER',
-            'an admin of the master realm (REALM_ADMIN_AUTH=password)',
-          ),
-          adminPassword: env.required('REALM_ADMIN_PASSWORD'),
-        }
-      : {}),
-    version: versionText === 'auto' ? 'auto' : (Number(versionText) as 24 | 25 | 26),
-  }
-}
-
-/** `TENANT_*`: the Auth0 tenant, application, connection and claim namespace. */
-function readTenantSettings(env: EnvReader): TenantSettings {
-  const domain = env.required('TENANT_DOMAIN', 'e.g. acme.eu.auth0.com')
-  const namespace = env.string('TENANT_CLAIM_NAMESPACE', 'https://pf.example.com/')
-  if (!/^https?:\/\/.+\/$/.test(namespace))
-    env.problem(`TENANT_CLAIM_NAMESPACE must be a URL ending with "/" (got "${namespace}")`)
-  return {
-    domain,
-    baseUrl: env.url('TENANT_BASE_URL', `https://${domain}`),
-    clientId: env.required('TENANT_CLIENT_ID'),
-    clientSecret: env.required('TENANT_CLIENT_SECRET'),
-    connection: env.string('TENANT_CONNECTION', DEFAULT_CONNECTION),
-    audience: env.optional('TENANT_AUDIENCE'),
-    claimNamespace: namespace,
-    forwardedFor: env.bool('TENANT_FORWARDED_FOR', false),
-  }
-}
-
-/** The client secret keys every derived password: a guessable one gives away every user's account. */
-function checkSecrets(env: EnvReader, idp: ExchangeConfig['idp']): void {
-  const settings = idp.style === 'realm' ? idp.realm : idp.tenant
-  checkProductionSecrets(env, [
-    {
-      name: `${idp.style === 'realm' ? 'REALM' : 'TENANT'}_CLIENT_SECRET`,
-      values: [settings.clientSecret],
-      minBytes: 32,
-    },
-    ...(idp.style === 'realm' && idp.realm.adminPassword !== undefined
-      ? [{ name: 'REALM_ADMIN_PASSWORD', values: [idp.realm.adminPassword], minBytes: 12 }]
-      : []),
-  ])
-}
-
 /** The exchange's settings, read once at start; throws a `ConfigError` naming every bad one. */
 export function loadExchangeConfig(source: Env): ExchangeConfig {
   const env = createEnvReader(source)
-  const style = env.oneOf('IDP_STYLE', ['realm', 'tenant'] as const)
   const port = env.int('PORT', { default: 3003, min: 0, max: 65535 })
   const base = {
     port,
@@ -151,9 +71,7 @@ export function loadExchangeConfig(source: Env): ExchangeConfig {
     server: readServerLimits(env),
     ops: readOpsSettings(env, { port }),
   }
-  const idp: ExchangeConfig['idp'] =
-    style === 'realm' ? { style, realm: readRealmSettings(env) } : { style, tenant: readTenantSettings(env) }
-  checkSecrets(env, idp)
+  const idp = readIdentityProviderSettings(env)
   env.done()
   return { ...base, idp }
 }

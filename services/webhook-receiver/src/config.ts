@@ -10,6 +10,7 @@ import {
 } from '@pf/service-kit'
 import { DEFAULT_QUEUE_PREFIX, PLATFORM_RETRY_HORIZON_SECONDS } from './adapters/queue-names'
 import { parseHostPorts, type RedisTarget } from './redis-target'
+import { readSessionEndSettings, type SessionEndSettings } from './worker/session-end-settings'
 
 export interface QueueConfig {
   redis: RedisTarget
@@ -60,6 +61,8 @@ export interface WorkerConfig extends QueueConfig {
   stalledIntervalMs: number
   /** How long `context.once` remembers a done effect: beyond the receiver's dedup window. */
   onceTtlMs: number
+  /** `IDP_SESSION_END=on`: the identity provider whose sessions end with the marketplace's (issue 27). */
+  sessionEnd?: SessionEndSettings
   /** The ops server's limits; `drainTimeoutMs` also bounds the wait for jobs in progress on SIGTERM. */
   server: ServerLimits
   /** `READY_CACHE_MS`, `METRICS_PORT`. */
@@ -270,6 +273,7 @@ export function loadWorkerConfig(source: Env): WorkerConfig {
     lockRenewMs: 0,
     stalledIntervalMs: env.int('WORKER_STALLED_INTERVAL_MS', { default: 10_000, min: 500 }),
     onceTtlMs: 0,
+    sessionEnd: readSessionEndSettings(env),
     server: readServerLimits(env, { drainTimeoutMs: 30_000 }),
     ops: readOpsSettings(env, { port }),
   }

@@ -217,3 +217,39 @@ describe('worker recovery settings', () => {
     ).toThrow(/WORKER_LOCK_RENEW_MS must be at most half of WORKER_LOCK_DURATION_MS/)
   })
 })
+
+describe('IDP_SESSION_END: the worker signs users out at the identity provider (issue 27)', () => {
+  const workerProblems = (env: Record<string, string>) => {
+    try {
+      loadWorkerConfig(env)
+      return []
+    } catch (error) {
+      return (error as { problems: string[] }).problems
+    }
+  }
+
+  it('is off by default, and then reads no identity-provider setting', () => {
+    expect(loadWorkerConfig({ IDP_STYLE: 'bogus' }).sessionEnd).toBeUndefined()
+  })
+
+  it("on, reads the exchange's identity-provider settings through the one reader, and names what is missing", () => {
+    expect(workerProblems({ IDP_SESSION_END: 'on' })).toContain('IDP_STYLE must be one of realm, tenant')
+    expect(workerProblems({ IDP_SESSION_END: 'yes' })).toEqual([
+      'IDP_SESSION_END must be one of on, off (got "yes")',
+    ])
+    const config = loadWorkerConfig({
+      IDP_SESSION_END: 'on',
+      IDP_STYLE: 'tenant',
+      TENANT_DOMAIN: 'acme.eu.auth0.com',
+      TENANT_CLIENT_ID: 'c',
+      TENANT_CLIENT_SECRET: 's',
+    })
+    expect(config.sessionEnd).toMatchObject({
+      idp: {
+        style: 'tenant',
+        tenant: { domain: 'acme.eu.auth0.com', connection: 'Username-Password-Authentication' },
+      },
+      timeoutMs: 10_000,
+    })
+  })
+})

@@ -1,10 +1,12 @@
 import { IdpInvalidGrantError } from '../errors'
 import { createHttpClient } from '../lib/http-client'
 import type { IdpTokens, MarketplaceUser, SyncedUser } from '../marketplace-user'
+import type { EndUserSessionsInput, EndUserSessionsResult } from '../session-ending'
 import { createRealmAdminApi } from './create-realm-admin-api'
 import { createRealmOidcApi } from './create-realm-oidc-api'
 import { createRealmVersion } from './create-realm-version'
 import { diagnoseNotSetUp } from './diagnose-not-set-up'
+import { endRealmUserSessions } from './end-realm-user-sessions'
 import { linkOf } from './find-linked-realm-user'
 import type { RealmAdminApi } from './realm-admin-api'
 import type { KeycloakUser, RealmClientOptions, RealmVersion } from './realm-types'
@@ -94,6 +96,10 @@ export function createRealmClient(options: RealmClientOptions) {
      * (`POST /admin/realms/{realm}/users/{id}/logout`): a new password alone ends none of them.
      */
     endSessions: (id: string): Promise<void> => api.logoutUser(id),
+
+    /** See `endUserSessions`: the sessions of `pfUserId`'s account that started at or before `endedAt`. */
+    endUserSessions: (input: EndUserSessionsInput): Promise<EndUserSessionsResult> =>
+      endRealmUserSessions(api, { adminPath: `/admin${realmPath}`, clientId }, input),
 
     /** Ends the session of a refresh token (spec, C1 step 5). */
     logout(refreshToken: string): Promise<void> {

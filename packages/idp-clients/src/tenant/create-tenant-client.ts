@@ -1,8 +1,10 @@
 import { IdpInvalidGrantError } from '../errors'
 import { createHttpClient } from '../lib/http-client'
 import type { IdpTokens, MarketplaceUser, SyncedUser } from '../marketplace-user'
+import type { EndUserSessionsInput, EndUserSessionsResult } from '../session-ending'
 import { createTenantAuthenticationApi } from './create-tenant-authentication-api'
 import { createTenantManagementApi } from './create-tenant-management-api'
+import { endTenantUserSessions } from './end-tenant-user-sessions'
 import { syncTenantUser } from './sync-tenant-user'
 import type { TenantClientOptions } from './tenant-types'
 
@@ -79,6 +81,10 @@ export function createTenantClient({
      * refresh tokens through `/device-credentials`): a new password alone ends none of them.
      */
     endSessions: (id: string): Promise<void> => api.endSessions(id),
+
+    /** See `endUserSessions`: the refresh tokens of `pfUserId`'s account issued at or before `endedAt`. */
+    endUserSessions: (input: EndUserSessionsInput): Promise<EndUserSessionsResult> =>
+      endTenantUserSessions(api, connection, input),
 
     /** Revokes a refresh token (spec, C2 step 5). */
     logout(refreshToken: string): Promise<void> {

@@ -2,6 +2,7 @@ import { IdpMisconfiguredError, IdpRejectedError } from '../errors'
 import type { IdpHttp, IdpRequest } from '../lib/http-client'
 import { TokenCache } from '../lib/token-cache'
 import { createTenantAccessCalls } from './create-tenant-access-calls'
+import { createTenantTokenCalls } from './create-tenant-token-calls'
 import type { TenantManagementApi, TenantManagementCall } from './tenant-management-api'
 import type { Auth0User, TenantClientOptions } from './tenant-types'
 
@@ -112,5 +113,6 @@ export function createTenantManagementApi(request: IdpHttp, options: ManagementO
       })
     },
     ...createTenantAccessCalls(management, roleId),
+    ...createTenantTokenCalls(management),
   }
 }

@@ -32,4 +32,12 @@ export interface TenantManagementApi {
    * where the tenant's plan has them, else its refresh tokens one by one through `/device-credentials`.
    */
   endSessions(id: string): Promise<void>
+  /** The user's refresh tokens (`GET /users/{id}/refresh-tokens`, every page); null where the plan lacks it. */
+  refreshTokens(id: string): Promise<{ id: string; created_at?: string }[] | null>
+  /** `DELETE /refresh-tokens/{id}`; false when it is gone already (or the plan lacks the endpoint). */
+  deleteRefreshToken(tokenId: string): Promise<boolean>
+  /** Ids of the user's refresh tokens as `/device-credentials` lists them (no issue time): the first page. */
+  deviceRefreshTokens(id: string): Promise<string[]>
+  /** Revokes every refresh token of the user through `/device-credentials`; resolves to how many. */
+  revokeDeviceRefreshTokens(id: string): Promise<number>
 }

@@ -10,6 +10,8 @@ export interface Auth0User {
   blocked?: boolean
   app_metadata?: Record<string, unknown>
   identities?: { connection: string; provider?: string; user_id?: string; isSocial?: boolean }[]
+  /** ISO 8601: the user's last sign-in (a password grant counts); absent when it never signed in. */
+  last_login?: string
 }
 
 export interface TenantClientOptions {

@@ -85,6 +85,9 @@ function passwordGrant(state: Auth0TenantState, client: EmulatedAuth0Client, bod
   if (!user || !state.isDatabase(connection) || user.password !== body.password)
     return oauthError(res, 403, 'invalid_grant', 'Wrong email or password.')
   if (user.blocked) return oauthError(res, 401, 'unauthorized', 'user is blocked')
+  // A successful login, the resource-owner grants included, updates the profile's last_login and logins_count.
+  user.last_login = new Date().toISOString()
+  user.logins_count = (user.logins_count ?? 0) + 1
   const scopes = (body.scope ?? '').split(' ').filter(Boolean)
   res.json(auth0UserTokens(state, user, { clientId: client.clientId, scopes, audience: body.audience }))
 }

@@ -1,18 +1,7 @@
 import express, { type Request, type Response, type Router } from 'express'
 import { offsetPage, planOnly, scoped, withUser } from './auth0-management-access'
 import { problem } from './auth0-problem'
-import type { Auth0TenantState, EmulatedRefreshToken } from './auth0-tenant-state'
-
-/** A refresh token as `GET /users/{id}/refresh-tokens` lists it. */
-const refreshTokenView = (t: EmulatedRefreshToken) => ({
-  id: t.id,
-  user_id: t.userId,
-  client_id: t.clientId,
-  created_at: t.created_at,
-  ...(t.sessionId ? { session_id: t.sessionId } : {}),
-  rotating: false,
-  resource_servers: t.audience ? [{ audience: t.audience, scopes: t.scope }] : [],
-})
+import type { Auth0TenantState } from './auth0-tenant-state'
 
 /** `GET /device-credentials?user_id=&client_id=&type=`: refresh tokens are the only type modelled. */
 function listDeviceCredentials(state: Auth0TenantState, req: Request, res: Response) {
@@ -36,18 +25,16 @@ function listDeviceCredentials(state: Auth0TenantState, req: Request, res: Respo
 
 /**
  * The Management API v2 calls that end what a user can still do with earlier sign-ins (each needs its scope,
- * else 403 `insufficient_scope`):
- * - `GET`/`DELETE /users/{id}/sessions` and `/users/{id}/refresh-tokens` (read:/delete:sessions,
- *   read:/delete:refresh_tokens): Enterprise plans only (auth0.com/docs/manage-users/sessions/manage-user-sessions-with-auth0-management-api,
- *   auth0.com/docs/secure/tokens/manage-refresh-tokens-with-auth0-management-api); the deletes answer 202.
- *   Deleting the sessions leaves the refresh tokens, which outlive sessions (same pages).
+ * else 403 `insufficient_scope`; the refresh-token calls are `createAuth0RefreshTokensRouter`'s):
+ * - `GET`/`DELETE /users/{id}/sessions` (read:/delete:sessions): Enterprise plans only
+ *   (auth0.com/docs/manage-users/sessions/manage-user-sessions-with-auth0-management-api); the delete answers
+ *   202. Deleting the sessions leaves the refresh tokens, which outlive sessions (same page).
  * - `GET /device-credentials?user_id=&type=refresh_token` and `DELETE /device-credentials/{id}`
  *   (read:/delete:device_credentials): the refresh-token revocation of every plan
  *   (auth0.com/docs/secure/tokens/refresh-tokens/revoke-refresh-tokens).
  */
 export function createAuth0SessionsRouter(state: Auth0TenantState): Router {
   const router = express.Router()
-  const tokensOf = (userId: string) => [...state.refreshTokens].filter(([, t]) => t.userId === userId)
   const perUser = (scope: string, handle: (id: string, res: Response) => void) =>
     scoped(
       scope,
@@ -67,19 +54,6 @@ export function createAuth0SessionsRouter(state: Auth0TenantState): Router {
     '/users/:id/sessions',
     perUser('delete:sessions', (id, res) => {
       for (const [sid, session] of state.sessions) if (session.user_id === id) state.sessions.delete(sid)
-      res.status(202).end()
-    }),
-  )
-  router.get(
-    '/users/:id/refresh-tokens',
-    perUser('read:refresh_tokens', (id, res) => {
-      res.json({ tokens: tokensOf(id).map(([, t]) => refreshTokenView(t)) })
-    }),
-  )
-  router.delete(
-    '/users/:id/refresh-tokens',
-    perUser('delete:refresh_tokens', (id, res) => {
-      for (const [secret] of tokensOf(id)) state.refreshTokens.delete(secret)
       res.status(202).end()
     }),
   )

@@ -25,6 +25,9 @@ export interface EmulatedAuth0User {
   organizations: string[]
   /** Permissions given to the user directly, not through a role. */
   permissions: Auth0Permission[]
+  /** ISO 8601 of the last sign-in (every password grant; refreshes do not count); unset before the first. */
+  last_login?: string
+  logins_count?: number
 }
 
 /** A refresh token the tenant issued, as the Management API describes it (the secret itself is the map key). */
@@ -175,6 +178,7 @@ function viewOf(user: EmulatedAuth0User) {
       ...user.linkedIdentities,
     ],
     ...(user.blocked ? { blocked: true } : {}),
+    ...(user.last_login ? { last_login: user.last_login, logins_count: user.logins_count ?? 0 } : {}),
     created_at: user.created_at,
     updated_at: new Date().toISOString(),
   }

@@ -86,8 +86,10 @@ function refreshGrant(state: KeycloakRealmState, client: EmulatedKeycloakClient,
   if (!session || !user) return oauthError(res, 400, 'invalid_grant', 'Session not active')
   if (session.issuedAt < user.notBefore) return oauthError(res, 400, 'invalid_grant', 'Stale token')
   state.sessions.delete(body.refresh_token ?? '')
-  const { sid, offline } = session
-  res.json(keycloakUserTokens(state, user, client.clientId, body.scope ?? 'openid', { sid, offline }))
+  const { sid, offline, started } = session
+  res.json(
+    keycloakUserTokens(state, user, client.clientId, body.scope ?? 'openid', { sid, offline, started }),
+  )
 }
 
 /**

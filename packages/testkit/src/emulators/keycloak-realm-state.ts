@@ -75,6 +75,10 @@ export interface EmulatedSession {
   clientId: string
   /** Epoch seconds the refresh token was issued. */
   issuedAt: number
+  /** Epoch milliseconds the session started (whole seconds, as Keycloak keeps `started`): refreshes keep it. */
+  started: number
+  /** Epoch milliseconds of its last refresh. */
+  lastAccess: number
   /** Asked with `offline_access`: an offline session, which the admin logout does not remove. */
   offline: boolean
 }
@@ -97,6 +101,8 @@ export interface KeycloakRealmState {
   /** By refresh token. */
   sessions: Map<string, EmulatedSession>
   requiredActionsQuirk: boolean
+  /** `DELETE /sessions/{id}?isOffline=true` ends offline sessions (24.0.2 and later). */
+  deletesOfflineSessions: boolean
   organizationsEnabled(): boolean
   unmanagedAttributes(): boolean
   url(): string
@@ -143,6 +149,7 @@ export interface KeycloakRealmOptions extends Omit<KeycloakRolesOptions, 'client
   version: 24 | 25 | 26
   clients: EmulatedKeycloakClient[]
   requiredActionsQuirk: boolean
+  deletesOfflineSessions: boolean
   organizationsEnabled: () => boolean
   unmanagedAttributes: () => boolean
   /** Where the emulator listens (known once it does). */
@@ -168,6 +175,7 @@ export function createKeycloakRealmState(options: KeycloakRealmOptions): Keycloa
     organizations,
     sessions: new Map(),
     requiredActionsQuirk: options.requiredActionsQuirk,
+    deletesOfflineSessions: options.deletesOfflineSessions,
     organizationsEnabled: options.organizationsEnabled,
     unmanagedAttributes: options.unmanagedAttributes,
     url,

@@ -41,7 +41,12 @@ export function keycloakUserTokens(
   user: EmulatedKeycloakUser,
   clientId: string,
   scope: string,
-  { sid = randomUUID() as string, offline = scope.split(' ').includes('offline_access') } = {},
+  {
+    sid = randomUUID() as string,
+    offline = scope.split(' ').includes('offline_access'),
+    // UserSessionModel.getStarted: epoch seconds.
+    started = Math.floor(Date.now() / 1000) * 1000,
+  } = {},
 ) {
   const refreshToken = randomBytes(24).toString('base64url')
   state.sessions.set(refreshToken, {
@@ -49,6 +54,8 @@ export function keycloakUserTokens(
     sid,
     clientId,
     issuedAt: Math.floor(Date.now() / 1000),
+    started,
+    lastAccess: Date.now(),
     offline,
   })
   const idToken = () =>

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net'
 import express from 'express'
 import { createAuth0AuthenticationRouter } from './auth0-authentication-router'
 import { requireManagementToken } from './auth0-management-access'
+import { createAuth0RefreshTokensRouter } from './auth0-refresh-tokens-router'
 import { createAuth0RoleRouter } from './auth0-role-router'
 import { createAuth0SessionsRouter } from './auth0-sessions-router'
 import {
@@ -138,6 +139,7 @@ export async function startAuth0Emulator({
     '/api/v2',
     requireManagementToken(state),
     createAuth0SessionsRouter(state),
+    createAuth0RefreshTokensRouter(state),
     createAuth0UserLinksRouter(state),
     createAuth0RoleRouter(state),
     createAuth0UsersRouter(state),

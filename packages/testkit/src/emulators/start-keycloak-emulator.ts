@@ -64,7 +64,10 @@ export interface KeycloakEmulatorOptions {
   adminTokenLifetimeSec?: number
   /** For tests: the clock admin tokens are issued by (`iat`, hence `exp`), to share with a client's clock. */
   now?: () => number
-  /** What `/admin/serverinfo` reports (default `<version>.0.5`), e.g. `23.0.7` to try an unsupported server. */
+  /**
+   * What `/admin/serverinfo` reports (default `<version>.0.5`), e.g. `23.0.7` to try an unsupported server.
+   * Before `24.0.2` the admin API's `DELETE /sessions/{id}` ignores `isOffline`.
+   */
   serverVersion?: string
   latencyMs?: number
   /** Default: a free port. */
@@ -92,6 +95,12 @@ export interface KeycloakEmulator extends EmulatorControls {
   /** Number of admin tokens issued so far. */
   adminTokensIssued(): number
   stop(): Promise<void>
+}
+
+/** keycloak/keycloak#28129 (the 24.0 backport of #28101) gave `DELETE /sessions/{id}` its `isOffline`: 24.0.2. */
+function deletesOfflineSessions(serverVersion: string): boolean {
+  const [major = 0, minor = 0, patch = 0] = serverVersion.split('.').map((part) => Number.parseInt(part, 10))
+  return major > 24 || (major === 24 && (minor > 0 || patch >= 2))
 }
 
 /**
@@ -159,6 +168,7 @@ export async function startKeycloakEmulator({
     clientRoles,
     defaultRoles,
     requiredActionsQuirk,
+    deletesOfflineSessions: deletesOfflineSessions(serverVersion),
     organizationsEnabled: () => organizationsEnabled,
     unmanagedAttributes: () => keepUnmanaged,
     url: () => url,

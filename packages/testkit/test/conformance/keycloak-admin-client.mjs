@@ -104,6 +104,40 @@ seen.refreshAfterReset = (
 ).status
 const again = await signIn('Sdk-password-3')
 await admin.users.logout({ id })
+// Issue 27: sessions listed with their start (epoch ms), ended one by one; offline ones by client, with
+// isOffline (24.0.2 and later), or all at once with the client's consent.
+const [app] = await admin.clients.find({ clientId })
+const online = await signIn('Sdk-password-3')
+const offline = await grant({
+  grant_type: 'password',
+  username,
+  password: 'Sdk-password-3',
+  scope: 'openid offline_access',
+})
+const sessions = await admin.users.listSessions({ id })
+seen.sessionStarts = sessions.map((s) => typeof s.start === 'number' && s.start > 1e12)
+const offlineSessions = await admin.users.listOfflineSessions({ id, clientId: app.id })
+seen.offlineSessions = offlineSessions.length
+for (const s of sessions) await admin.realms.deleteSession({ realm, session: s.id })
+seen.refreshAfterDelete = (
+  await grant({ grant_type: 'refresh_token', refresh_token: online.body.refresh_token })
+).status
+const deleteOffline = await admin.realms
+  .deleteSession({ realm, session: offlineSessions[0]?.id ?? 'none', isOffline: true })
+  .then(
+    () => 204,
+    (error) => error.response?.status ?? String(error),
+  )
+if (deleteOffline !== 204) await admin.users.revokeConsent({ id, clientId })
+seen.deleteOffline = deleteOffline
+seen.offlineAfterDelete = (await admin.users.listOfflineSessions({ id, clientId: app.id })).length
+seen.refreshOfflineAfterDelete = (
+  await grant({ grant_type: 'refresh_token', refresh_token: offline.body.refresh_token })
+).status
+seen.deleteUnknownSession = await admin.realms.deleteSession({ realm, session: 'no-such-session' }).then(
+  () => 204,
+  (error) => error.response?.status ?? String(error),
+)
 seen.refreshAfterLogout = (
   await grant({ grant_type: 'refresh_token', refresh_token: again.body.refresh_token })
 ).status

@@ -3,11 +3,15 @@ import { loadWorkerConfig } from '../config'
 import { createWorker } from '../create-worker'
 import { defaultHandlers } from '../worker/default-handlers'
 import { loadHandlers } from '../worker/load-handlers'
+import { withSessionEnd } from '../worker/session-end-handler'
 
 runMain('webhook-worker', async () => {
   const config = loadWorkerConfig(process.env)
   const logger = createLogger({ name: 'webhook-worker', level: config.logLevel })
-  const handlers = config.handlersPath ? await loadHandlers(config.handlersPath) : defaultHandlers
+  const handlers = withSessionEnd(
+    config.handlersPath ? await loadHandlers(config.handlersPath) : defaultHandlers,
+    config.sessionEnd,
+  )
   const worker = createWorker(config, { logger, handlers })
   const server = await listen(worker.app, { port: config.port, limits: config.server })
   const metrics = await listenMetrics(worker.registry, {
@@ -26,6 +30,7 @@ runMain('webhook-worker', async () => {
   logger.info(
     {
       handlers: config.handlersPath ?? 'built-in (log each event)',
+      idpSessionEnd: config.sessionEnd ? config.sessionEnd.idp.style : 'off',
       concurrency: config.concurrency,
       url: server.url,
       metricsUrl: metrics?.url,

@@ -1,0 +1,51 @@
+import { createRealmClient, createTenantClient, endUserSessions } from '@pf/idp-clients'
+import type { WebhookHandler, WebhookHandlers } from '@pf/schemas'
+import type { SessionEndSettings } from './session-end-settings'
+
+/**
+ * The ready-made `session.ended` handler (issue 27): the user's identity-provider sessions (Keycloak) or refresh
+ * tokens (Auth0) that started at or before the event's `timestamp` end with the marketplace session; later ones
+ * (a session bought in between) stay. An unknown user, or an account linked to another marketplace user, is
+ * logged and acknowledged; a provider that is down, slow or answering 5xx/429 throws, so the job is retried on
+ * the worker's schedule (ending is idempotent: a retry or a duplicate ends nothing more).
+ */
+export function createSessionEndHandler({
+  idp,
+  timeoutMs,
+}: SessionEndSettings): WebhookHandler<'session.ended'> {
+  const client =
+    idp.style === 'realm'
+      ? createRealmClient({ ...idp.realm, timeoutMs })
+      : createTenantClient({ ...idp.tenant, timeoutMs })
+  return async ({ webhookId, timestamp, data }, { logger }) => {
+    const result = await endUserSessions(client, { pfUserId: data.userId, endedAt: timestamp })
+    const about = { webhookId, sessionId: data.sessionId, userId: data.userId }
+    if (result.outcome === 'ended') {
+      const { accountId, ended, kept, undecided, reason } = result
+      const log = undecided > 0 || reason ? logger.warn.bind(logger) : logger.info.bind(logger)
+      log({ ...about, accountId, ended, kept, undecided, reason }, 'identity-provider sessions ended')
+    } else {
+      logger.warn({ ...about, ...result }, 'session.ended: no account of this marketplace user to sign out')
+    }
+  }
+}
+
+/**
+ * The handlers with the ready-made `session.ended` handler in front of the application owner's own one (which
+ * still runs, after it): unchanged when `IDP_SESSION_END` is off.
+ */
+export function withSessionEnd(
+  handlers: WebhookHandlers,
+  settings: SessionEndSettings | undefined,
+): WebhookHandlers {
+  if (!settings) return handlers
+  const endSessions = createSessionEndHandler(settings)
+  const own = handlers['session.ended']
+  return {
+    ...handlers,
+    'session.ended': async (event, context) => {
+      await endSessions(event, context)
+      if (own) await own(event, context)
+    },
+  }
+}
