@@ -7,9 +7,18 @@ export { createLogDestination } from './create-log-destination'
 export type { LogDestination, LogDestinationOptions } from './create-log-destination'
 export { ServiceError } from './service-error'
 export { createErrorHandler } from './create-error-handler'
+export { errorRuleOf, toErrorAnswer } from './to-error-answer'
+export type {
+  ErrorAnswer,
+  ErrorAnswerOptions,
+  ErrorBodyInput,
+  ErrorRule,
+  ErrorTable,
+} from './to-error-answer'
+export { createServerErrorLog } from './create-server-error-log'
 export { createLogThrottle } from './create-log-throttle'
 export type { LogThrottleOptions, ThrottledLog } from './create-log-throttle'
-export type { ErrorBodyInput, ErrorHandlerOptions } from './create-error-handler'
+export type { ErrorHandlerOptions } from './create-error-handler'
 export { createMetricsRegistry } from './create-metrics'
 export { createOpsRouter } from './create-ops-router'
 export type { OpsRouterOptions } from './create-ops-router'

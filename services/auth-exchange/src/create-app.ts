@@ -10,7 +10,7 @@ import {
 import type { ExchangeFlow } from './core/exchange-flow'
 import type { IdentityProvider } from './core/identity-provider'
 import type { MarketplaceVerifier } from './adapters/marketplace-jwt'
-import { EXCHANGE_HTTP_STATUS, retryAfterOf, toOAuthBody } from './http-errors'
+import { EXCHANGE_ERRORS, retryAfterOf, toOAuthBody } from './http-errors'
 import type { ExchangeMetrics } from './metrics'
 import { exchangeOpenApi } from './openapi-document'
 import { createAuthRouter } from './routes/create-auth-router'
@@ -53,7 +53,7 @@ export function createApp({
   app.use(
     createErrorHandler({
       logger,
-      statusByCode: EXCHANGE_HTTP_STATUS,
+      table: EXCHANGE_ERRORS,
       toBody: toOAuthBody,
       headersOf: retryAfterOf,
     }),

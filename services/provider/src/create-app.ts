@@ -76,6 +76,6 @@ export function createApp({
   app.use((_req, res) => {
     res.status(404).json({ error: 'not found' })
   })
-  app.use(createErrorHandler({ logger, statusByCode: PROVIDER_HTTP_STATUS }))
+  app.use(createErrorHandler({ logger, table: PROVIDER_HTTP_STATUS }))
   return app
 }

@@ -9,7 +9,7 @@ import {
   type Logger,
   type OpsSettings,
 } from '@pf/service-kit'
-import { RECEIVER_HTTP_STATUS } from './http-status'
+import { RECEIVER_ERRORS } from './http-status'
 import { receiverOpenApi } from './openapi-document'
 import type { EventStore } from './core/event-store'
 import { createReceiverMetrics } from './metrics'
@@ -36,14 +36,11 @@ export interface ReceiverDeps {
 /** The receiver's request listener, and the Express app behind it (everything but the webhook itself). */
 export type ReceiverApp = RequestListener & { express: Express }
 
-const REFUSAL = Symbol('webhook refusal')
-type Refused = IncomingMessage & { [REFUSAL]?: unknown }
-
 /**
- * The receiver's app: `POST {path}` (the webhook) is answered before Express routes anything, the hot path;
- * everything else, and every refusal of a webhook, goes through Express: `/health`, `/ready` (Redis answers and
- * has the replicas the store waits for),
- * `/metrics`, `/openapi.json`, the dashboard, 404s, and the one error handler that maps codes to statuses.
+ * The receiver's app: `POST {path}` (the webhook) is answered before Express routes anything, the hot path,
+ * refusals included (from the same error table as the app's error handler); everything else goes through
+ * Express: `/health`, `/ready` (Redis answers and has the replicas the store waits for), `/metrics`,
+ * `/openapi.json`, the dashboard, 404s, and the one error handler.
  *
  * @example
  * const app = createApp({ config, store, logger, registry: createMetricsRegistry('pf_receiver') })
@@ -54,15 +51,13 @@ export function createApp({ config, store, logger, registry, dashboard, clock }:
   app.disable('x-powered-by')
   app.disable('etag')
   const metrics = createReceiverMetrics(registry, store)
-  // A refused webhook arrives with its error: straight to the error handler.
-  app.use((req, _res, next) => next((req as Refused)[REFUSAL]))
   app.use(createOpsRouter({ registry, ready: () => store.ready(), logger, ops: config.ops }))
   app.get('/openapi.json', openApiRoute(receiverOpenApi(config.path)))
   if (dashboard) app.use(createQueueDashboard(dashboard))
   app.use((_req, res) => {
     res.status(404).json({ error: 'not found' })
   })
-  app.use(createErrorHandler({ logger, statusByCode: RECEIVER_HTTP_STATUS }))
+  app.use(createErrorHandler({ logger, table: RECEIVER_ERRORS }))
 
   const webhook = createWebhookHandler({ ...config, clock, store, metrics, logger })
   const isWebhook = (req: IncomingMessage) => {
@@ -73,12 +68,8 @@ export function createApp({ config, store, logger, registry, dashboard, clock }:
     return path === config.path || path === `${config.path}/`
   }
   const listener = (req: IncomingMessage, res: ServerResponse) => {
-    if (!isWebhook(req)) return app(req, res)
-    webhook(req, res, (error) => {
-      // Never undefined: a refusal always carries its reason.
-      ;(req as Refused)[REFUSAL] = error ?? new Error('refused')
-      app(req, res)
-    })
+    if (isWebhook(req)) webhook(req, res)
+    else app(req, res)
   }
   return Object.assign(listener, { express: app })
 }

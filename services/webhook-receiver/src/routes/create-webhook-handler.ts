@@ -1,16 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { isKnownEventKind } from '@pf/schemas'
-import type { Logger } from '@pf/service-kit'
-import {
-  BodyReadError,
-  findMatchingSecret,
-  PayloadTooLargeError,
-  SIGNATURE_HEADER,
-  SignatureMismatchError,
-} from '@pf/signing'
+import { createServerErrorLog, errorRuleOf, toErrorAnswer, type Logger } from '@pf/service-kit'
+import { readRawBody, verifyRequest } from '@pf/signing'
 import type { EventStore } from '../core/event-store'
 import { receiveEvent } from '../core/receive-event'
-import type { ReceiverMetrics, RejectReason } from '../metrics'
+import { RECEIVER_ERRORS } from '../http-status'
+import type { ReceiverMetrics } from '../metrics'
 
 export interface WebhookHandlerOptions {
   secrets: readonly [string, ...string[]]
@@ -24,36 +19,24 @@ export interface WebhookHandlerOptions {
   logger: Logger
 }
 
-/** Handles one webhook request; a refusal goes to `refuse(error)` (the app's error handler answers it). */
-export type WebhookHandler = (
-  req: IncomingMessage,
-  res: ServerResponse,
-  refuse: (error: unknown) => void,
-) => void
+/** Handles one webhook request, and answers it: 200, or the refusal the error table gives. */
+export type WebhookHandler = (req: IncomingMessage, res: ServerResponse) => void
 
 const RECEIVED = Buffer.from(JSON.stringify({ received: true }))
 const RECEIVED_HEADERS = {
   'content-type': 'application/json; charset=utf-8',
   'content-length': String(RECEIVED.length),
 }
-const SIGNATURE = SIGNATURE_HEADER.toLowerCase()
-
-const REASONS: Record<string, RejectReason> = {
-  ERR_SIGNATURE_MISMATCH: 'signature',
-  ERR_PAYLOAD_TOO_LARGE: 'too_large',
-  ERR_INVALID_JSON: 'invalid_json',
-  ERR_BODY_READ: 'body_read',
-  ERR_INVALID_ENVELOPE: 'invalid_envelope',
-  ERR_STORE_UNAVAILABLE: 'store_unavailable',
-}
+const JSON_TYPE = 'application/json; charset=utf-8'
 
 /**
  * `POST {path}`, on the node:http request and response as they come (the app routes here before Express, whose
  * router and request/response prototypes cost more than the rest of the request). Reads the raw body up to
- * `maxBodyBytes`, verifies `X-PF-Signature` over those exact bytes with every secret in constant time (spec,
- * receiver rule 1), then lets `receiveEvent` check, deduplicate and store (or quarantine) it, and only then
- * answers 200 `{received: true}`; processing happens in the worker (rule 2). A quarantined event is logged at
- * warn with its reason; every refusal is counted by reason and handed to the app's one error handler.
+ * `maxBodyBytes` and verifies `X-PF-Signature` over those exact bytes with every secret in constant time
+ * (@pf/signing's `readRawBody` and `verifyRequest`; spec, receiver rule 1), then lets `receiveEvent` check,
+ * deduplicate and store (or quarantine) it, and only then answers 200 `{received: true}`; processing happens in
+ * the worker (rule 2). A quarantined event is logged at warn with its reason; a refusal is answered from the
+ * receiver's one error table (`toErrorAnswer`), counted under the table's reason, and logged when it is ours.
  */
 export function createWebhookHandler({
   secrets,
@@ -73,11 +56,13 @@ export function createWebhookHandler({
   }
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
-    const raw = await readBody(req, res, maxBodyBytes)
-    const signature = req.headers[SIGNATURE]
-    if (typeof signature !== 'string') throw new SignatureMismatchError(`missing ${SIGNATURE_HEADER} header`)
-    const secretIndex = findMatchingSecret({ scheme: 'webhook', secrets, body: raw, signature })
-    if (secretIndex === -1) throw new SignatureMismatchError(`invalid ${SIGNATURE_HEADER} signature`)
+    const verified = verifyRequest({
+      raw: await readRawBody(req, { limit: maxBodyBytes, response: res }),
+      headers: req.headers,
+      secrets,
+    })
+    if (!verified.ok) throw verified.refusal
+    const { raw, secretIndex } = verified
     const stopTimer = metrics.enqueueSeconds.startTimer()
     const { outcome, webhookId, event, quarantined } = await receiveEvent(raw, store, receiveOptions)
     const context = { event, webhookId }
@@ -113,44 +98,29 @@ export function createWebhookHandler({
     res.writeHead(200, RECEIVED_HEADERS).end(RECEIVED)
   }
 
-  return (req, res, refuse) => {
-    handle(req, res).catch((error: unknown) => {
-      metrics.rejected.inc({ reason: REASONS[(error as { code?: string }).code ?? ''] ?? 'other' })
-      refuse(error)
-    })
+  const refuse = createRefusal(metrics, logger)
+  return (req, res) => {
+    handle(req, res).catch((error: unknown) => refuse(req, res, error))
   }
 }
 
 /**
- * The request body, at most `limit` bytes: a larger `Content-Length` is refused before reading, a longer
- * stream as soon as it passes the limit; the rest is discarded and the connection closed after the answer.
+ * Answers a refused webhook from the receiver's one error table (`toErrorAnswer`), counts it under the table's
+ * reason and logs it when it is ours (5xx, throttled), as the app's error handler does for every other route.
  */
-function readBody(req: IncomingMessage, res: ServerResponse, limit: number): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const tooLarge = () => {
-      res.shouldKeepAlive = false
-      req.resume()
-      reject(new PayloadTooLargeError(`request body is larger than ${limit} bytes`))
-    }
-    if (Number(req.headers['content-length']) > limit) return tooLarge()
-    const chunks: Buffer[] = []
-    let length = 0
-    const onData = (chunk: Buffer) => {
-      length += chunk.length
-      if (length <= limit) chunks.push(chunk)
-      else {
-        req.off('data', onData)
-        tooLarge()
-      }
-    }
-    req.on('data', onData)
-    req.once('end', () => {
-      if (length <= limit)
-        resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, length))
-    })
-    req.once('error', (cause) => reject(new BodyReadError('request body could not be read', { cause })))
-    req.once('aborted', () =>
-      reject(new BodyReadError('request body could not be read: the client went away')),
-    )
-  })
+function createRefusal(metrics: ReceiverMetrics, logger: Logger) {
+  const logServerError = createServerErrorLog({ logger })
+  return (req: IncomingMessage, res: ServerResponse, error: unknown): void => {
+    metrics.rejected.inc({ reason: errorRuleOf(error, RECEIVER_ERRORS)?.reason ?? 'other' })
+    const answer = toErrorAnswer(error, RECEIVER_ERRORS)
+    logServerError(error, answer, { method: req.method, path: (req.url ?? '').split('?')[0] as string })
+    const body = JSON.stringify(answer.body)
+    res
+      .writeHead(answer.status, {
+        ...answer.headers,
+        'content-type': JSON_TYPE,
+        'content-length': String(Buffer.byteLength(body)),
+      })
+      .end(body)
+  }
 }
