@@ -1,5 +1,5 @@
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client'
-import type { EventStore } from './core/event-store'
+import type { EventStore } from './queue'
 
 /** The receiver's metrics, on the app's own registry. */
 export function createReceiverMetrics(registry: Registry, store: EventStore) {

@@ -1,6 +1,6 @@
 import { createLogger, listen, listenMetrics, onShutdownSignal, runMain } from '@pf/service-kit'
 import { loadReceiverConfig } from '../config'
-import { createReceiver } from '../create-receiver'
+import { createReceiver } from '../receiver/create-receiver'
 
 runMain('webhook-receiver', async () => {
   const config = loadReceiverConfig(process.env)

@@ -1,6 +1,6 @@
 import { createLogger, listen, listenMetrics, onShutdownSignal, runMain } from '@pf/service-kit'
 import { loadWorkerConfig } from '../config'
-import { createWorker } from '../create-worker'
+import { createWorker } from '../worker/create-worker'
 import { defaultHandlers } from '../worker/default-handlers'
 import { loadHandlers } from '../worker/load-handlers'
 import { withSessionEnd } from '../worker/session-end-handler'

@@ -2,11 +2,10 @@ import express, { type Express } from 'express'
 import type { Registry } from 'prom-client'
 import { createMetricsRegistry, createOpsRouter, type Logger } from '@pf/service-kit'
 import type { WebhookHandlers } from '@pf/schemas'
-import { checkEvictionPolicy } from './adapters/check-eviction-policy'
-import { createRedisConnection } from './adapters/create-redis-connection'
-import { createWebhookWorker } from './adapters/create-webhook-worker'
-import type { WorkerConfig } from './config'
-import { createWorkerMetrics } from './metrics'
+import type { WorkerConfig } from '../config'
+import { createWorkerMetrics } from '../metrics'
+import { openWorkerConnection } from '../queue'
+import { createWebhookWorker } from './create-webhook-worker'
 
 export interface WebhookWorkerService {
   /** The worker's ops endpoints: `/health`, `/ready` (Redis answers), `/metrics`. */
@@ -23,9 +22,7 @@ export function createWorker(
   config: WorkerConfig,
   { logger, handlers }: { logger: Logger; handlers: WebhookHandlers },
 ): WebhookWorkerService {
-  const connection = createRedisConnection(config.redis, 'worker')
-  connection.on('ready', () => void checkEvictionPolicy(connection, logger))
-  connection.on('error', () => {}) // reported by the worker's own 'error' event
+  const connection = openWorkerConnection(config.redis, logger)
   const registry = createMetricsRegistry('pf_worker')
   const worker = createWebhookWorker({
     ...config,

@@ -1,6 +1,5 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http'
 import express, { type Express } from 'express'
-import type { Queue } from 'bullmq'
 import type { Registry } from 'prom-client'
 import {
   createErrorHandler,
@@ -9,16 +8,15 @@ import {
   type Logger,
   type OpsSettings,
 } from '@pf/service-kit'
-import { RECEIVER_ERRORS } from './http-status'
+import { RECEIVER_ERRORS } from '../http-status'
+import { createReceiverMetrics } from '../metrics'
+import { createQueueDashboard, type EventStore, type QueueDashboardOptions } from '../queue'
+import { createWebhookHandler } from './create-webhook-handler'
 import { receiverOpenApi } from './openapi-document'
-import type { EventStore } from './core/event-store'
-import { createReceiverMetrics } from './metrics'
-import { createQueueDashboard } from './routes/create-queue-dashboard'
-import { createWebhookHandler } from './routes/create-webhook-handler'
 
 export interface ReceiverDeps {
   /** The queue and token of the bull-board dashboard (read-only unless `readOnly` is false); none without it. */
-  dashboard?: { queue: Queue; token: string; readOnly?: boolean }
+  dashboard?: QueueDashboardOptions
   config: {
     path: string
     secrets: readonly [string, ...string[]]

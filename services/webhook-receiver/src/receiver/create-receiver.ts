@@ -1,7 +1,7 @@
 import type { Registry } from 'prom-client'
 import { createMetricsRegistry, type Logger } from '@pf/service-kit'
-import { createBullmqEventStore } from './adapters/create-bullmq-event-store'
-import type { ReceiverConfig } from './config'
+import type { ReceiverConfig } from '../config'
+import { createEventStore } from '../queue'
 import { createApp, type ReceiverApp } from './create-app'
 
 export interface Receiver {
@@ -19,7 +19,7 @@ export function createReceiver(
   config: ReceiverConfig,
   { logger, registry = createMetricsRegistry('pf_receiver') }: { logger: Logger; registry?: Registry },
 ): Receiver {
-  const { store, queue } = createBullmqEventStore({ ...config, prefix: config.queuePrefix, logger })
+  const { store, queue } = createEventStore({ ...config, prefix: config.queuePrefix, logger })
   const dashboard = config.dashboardToken
     ? { queue, token: config.dashboardToken, readOnly: config.dashboardReadOnly }
     : undefined

@@ -1,7 +1,7 @@
 import { validateWebhookEvent, WEBHOOK_ID_MAX_LENGTH } from '@pf/schemas'
 import { parseJsonBody } from '@pf/signing'
 import { InvalidEnvelopeError } from '../errors'
-import type { AcceptOutcome, EventStore, QuarantineOutcome, QuarantineReason } from './event-store'
+import type { AcceptOutcome, EventStore, QuarantineOutcome, QuarantineReason } from '../queue'
 import { jsonNesting } from './json-nesting'
 
 /** What became of a verified event: stored for the worker, recognised as a redelivery, or quarantined. */
