@@ -12,7 +12,7 @@ function app() {
   return {
     store,
     registry,
-    app: createApp({ config: receiverDefaults, store, logger: silentLogger, registry }),
+    app: createApp({ config: receiverDefaults, deps: { store, logger: silentLogger, registry } }),
   }
 }
 

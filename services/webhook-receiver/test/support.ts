@@ -66,11 +66,7 @@ export async function startReceiver(
     : undefined
   const app = createApp({
     config,
-    store,
-    logger: silentLogger,
-    registry: createMetricsRegistry('test'),
-    dashboard,
-    clock,
+    deps: { store, logger: silentLogger, registry: createMetricsRegistry('test'), dashboard, clock },
   })
   const running = await listen(app, { port: 0, host: '127.0.0.1' })
   return {

@@ -14,9 +14,7 @@ import { createQueueDashboard, type EventStore, type QueueDashboardOptions } fro
 import { createWebhookHandler } from './create-webhook-handler'
 import { receiverOpenApi } from './openapi-document'
 
-export interface ReceiverDeps {
-  /** The queue and token of the bull-board dashboard (read-only unless `readOnly` is false); none without it. */
-  dashboard?: QueueDashboardOptions
+export interface ReceiverAppInput {
   config: {
     path: string
     secrets: readonly [string, ...string[]]
@@ -24,11 +22,15 @@ export interface ReceiverDeps {
     maxAgeSeconds: number
     ops?: OpsSettings
   }
-  store: EventStore
-  logger: Logger
-  registry: Registry
-  /** The clock, in ms since the epoch (tests of events with a fixed time). */
-  clock?: () => number
+  deps: {
+    store: EventStore
+    logger: Logger
+    registry: Registry
+    /** The queue and token of the bull-board dashboard (read-only unless `readOnly` is false); none without it. */
+    dashboard?: QueueDashboardOptions
+    /** The clock, in ms since the epoch (tests of events with a fixed time). */
+    clock?: () => number
+  }
 }
 
 /** The receiver's request listener, and the Express app behind it (everything but the webhook itself). */
@@ -41,10 +43,11 @@ export type ReceiverApp = RequestListener & { express: Express }
  * `/openapi.json`, the dashboard, 404s, and the one error handler.
  *
  * @example
- * const app = createApp({ config, store, logger, registry: createMetricsRegistry('pf_receiver') })
+ * const app = createApp({ config, deps: { store, logger, registry: createMetricsRegistry('pf_receiver') } })
  * await listen(app, { port: 3001 })
  */
-export function createApp({ config, store, logger, registry, dashboard, clock }: ReceiverDeps): ReceiverApp {
+export function createApp({ config, deps }: ReceiverAppInput): ReceiverApp {
+  const { store, logger, registry, dashboard, clock } = deps
   const app = express()
   app.disable('x-powered-by')
   app.disable('etag')

@@ -1,17 +1,16 @@
 import type { Registry } from 'prom-client'
-import { createMetricsRegistry, type Logger } from '@pf/service-kit'
+import { createMetricsRegistry, type Logger, type RunnableService } from '@pf/service-kit'
 import type { ReceiverConfig } from '../config'
 import { createEventStore } from '../queue'
 import { createApp, type ReceiverApp } from './create-app'
 
-export interface Receiver {
+/**
+ * The receiver as `serve` runs it: `ready()` resolves when Redis answers and has the replicas
+ * `REDIS_WAIT_REPLICAS` asks for; `start()` has nothing to check (Redis is watched from the start and checked by
+ * `/ready`); `close()` closes the event store (its Redis connections).
+ */
+export interface Receiver extends RunnableService {
   app: ReceiverApp
-  /** What `/metrics` shows (on `METRICS_PORT` when set). */
-  registry: Registry
-  /** Resolves when Redis answers and has the replicas `REDIS_WAIT_REPLICAS` asks for. */
-  ready(): Promise<void>
-  /** Closes the event store (its Redis connection); the HTTP server is the caller's. */
-  close(): Promise<void>
 }
 
 /** The whole receiver from its configuration: the BullMQ event store, the dashboard if configured, the app. */
@@ -23,6 +22,6 @@ export function createReceiver(
   const dashboard = config.dashboardToken
     ? { queue, token: config.dashboardToken, readOnly: config.dashboardReadOnly }
     : undefined
-  const app = createApp({ config, store, logger, registry, dashboard })
-  return { app, registry, ready: () => store.ready(), close: () => store.close() }
+  const app = createApp({ config, deps: { store, logger, registry, dashboard } })
+  return { app, registry, ready: () => store.ready(), start: async () => {}, close: () => store.close() }
 }

@@ -1,20 +1,19 @@
-import express, { type Express } from 'express'
-import type { Registry } from 'prom-client'
-import { createMetricsRegistry, createOpsRouter, type Logger } from '@pf/service-kit'
+import type { Express } from 'express'
+import { createMetricsRegistry, type Logger, type RunnableService } from '@pf/service-kit'
 import type { WebhookHandlers } from '@pf/schemas'
 import type { WorkerConfig } from '../config'
 import { createWorkerMetrics } from '../metrics'
 import { openWorkerConnection } from '../queue'
+import { createApp } from './create-app'
 import { createWebhookWorker } from './create-webhook-worker'
 
-export interface WebhookWorkerService {
-  /** The worker's ops endpoints: `/health`, `/ready` (Redis answers), `/metrics`. */
+/**
+ * The worker as `serve` runs it: `app` serves its ops endpoints (`/health`, `/ready`: Redis answers,
+ * `/metrics`); `start()` has nothing to do (it takes jobs from the moment it is made); `close()` waits for the
+ * jobs in progress, then disconnects from Redis.
+ */
+export interface WebhookWorkerService extends RunnableService {
   app: Express
-  /** What `/metrics` shows (on `METRICS_PORT` when set). */
-  registry: Registry
-  ready(): Promise<void>
-  /** Waits for the jobs in progress, then disconnects from Redis. */
-  close(): Promise<void>
 }
 
 /** The whole worker from its configuration and handlers: Redis connection, BullMQ worker, ops app. */
@@ -33,12 +32,11 @@ export function createWorker(
     metrics: createWorkerMetrics(registry),
   })
   const ready = async () => void (await connection.ping())
-  const app = express()
-  app.use(createOpsRouter({ registry, ready, logger, ops: config.ops }))
   return {
-    app,
+    app: createApp({ config, deps: { registry, ready, logger } }),
     registry,
     ready,
+    start: async () => {},
     async close() {
       await worker.close() // waits for the jobs in progress
       connection.disconnect()
