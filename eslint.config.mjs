@@ -3,6 +3,15 @@ import js from '@eslint/js'
 import globals from 'globals'
 import tseslint from 'typescript-eslint'
 
+const packageSources = {
+  group: ['**/packages/*/src/**', '**/packages/*/src', '@pf/*/src/**'],
+  message: 'Import a package by its name (@pf/...), never its src/.',
+}
+const otherServices = {
+  group: ['**/services/**', '@pf/provider', '@pf/webhook-receiver', '@pf/auth-exchange'],
+  message: 'Services are deployed separately: never import another service.',
+}
+
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/coverage/**', '**/node_modules/**', '.sandbox/**', '**/bench/bundle.cjs'] },
   js.configs.recommended,
@@ -23,14 +32,34 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
+          patterns: [packageSources, otherServices],
+        },
+      ],
+    },
+  },
+  {
+    // The receiver's rooms: receiver/ and worker/ reach the queue through queue/index.ts only, and never BullMQ,
+    // ioredis or bull-board themselves (services/webhook-receiver/README.md#layout).
+    files: ['services/webhook-receiver/src/receiver/**/*.ts', 'services/webhook-receiver/src/worker/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
           patterns: [
+            packageSources,
+            otherServices,
             {
-              group: ['**/packages/*/src/**', '**/packages/*/src', '@pf/*/src/**'],
-              message: 'Import a package by its name (@pf/...), never its src/.',
-            },
-            {
-              group: ['**/services/**', '@pf/provider', '@pf/webhook-receiver', '@pf/auth-exchange'],
-              message: 'Services are deployed separately: never import another service.',
+              group: [
+                '../queue/*',
+                './queue/*',
+                'bullmq',
+                'bullmq/*',
+                'ioredis',
+                'msgpackr',
+                '@bull-board/*',
+              ],
+              message:
+                "Everything BullMQ lives in queue/: import its interface, '../queue', and nothing else.",
             },
           ],
         },
@@ -45,12 +74,7 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
-          patterns: [
-            {
-              group: ['**/packages/*/src/**', '**/packages/*/src', '@pf/*/src/**'],
-              message: 'Import a package by its name (@pf/...), never its src/.',
-            },
-          ],
+          patterns: [packageSources],
         },
       ],
     },

@@ -37,14 +37,9 @@ export function createEnvReader(env: Env) {
       const value = raw(name)
       if (value === undefined) return fallback
       const parsed = Number(value)
-      if (!Number.isInteger(parsed) || parsed < min || parsed > max) {
-        const range = [min > -Infinity && `>= ${min}`, max < Infinity && `<= ${max}`]
-          .filter(Boolean)
-          .join(' and ')
-        problems.push(`${name} must be an integer${range ? ` ${range}` : ''} (got "${value}")`)
-        return fallback
-      }
-      return parsed
+      if (Number.isInteger(parsed) && parsed >= min && parsed <= max) return parsed
+      problems.push(`${name} must be an integer${rangeOf(min, max)} (got "${value}")`)
+      return fallback
     },
     bool(name: string, fallback: boolean): boolean {
       const value = raw(name)?.toLowerCase()
@@ -95,3 +90,9 @@ export function createEnvReader(env: Env) {
 }
 
 export type EnvReader = ReturnType<typeof createEnvReader>
+
+/** ` >= min and <= max`, each part only when it bounds. */
+function rangeOf(min: number, max: number): string {
+  const range = [min > -Infinity && `>= ${min}`, max < Infinity && `<= ${max}`].filter(Boolean).join(' and ')
+  return range ? ` ${range}` : ''
+}

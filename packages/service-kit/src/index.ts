@@ -7,9 +7,18 @@ export { createLogDestination } from './create-log-destination'
 export type { LogDestination, LogDestinationOptions } from './create-log-destination'
 export { ServiceError } from './service-error'
 export { createErrorHandler } from './create-error-handler'
+export { errorRuleOf, toErrorAnswer } from './to-error-answer'
+export type {
+  ErrorAnswer,
+  ErrorAnswerOptions,
+  ErrorBodyInput,
+  ErrorRule,
+  ErrorTable,
+} from './to-error-answer'
+export { createServerErrorLog } from './create-server-error-log'
 export { createLogThrottle } from './create-log-throttle'
 export type { LogThrottleOptions, ThrottledLog } from './create-log-throttle'
-export type { ErrorBodyInput, ErrorHandlerOptions } from './create-error-handler'
+export type { ErrorHandlerOptions } from './create-error-handler'
 export { createMetricsRegistry } from './create-metrics'
 export { createOpsRouter } from './create-ops-router'
 export type { OpsRouterOptions } from './create-ops-router'
@@ -25,6 +34,8 @@ export type { ListenOptions, RunningServer } from './listen'
 export { DEFAULT_SERVER_LIMITS, readServerLimits } from './server-limits'
 export type { ServerLimits } from './server-limits'
 export { onShutdownSignal, runMain } from './run-main'
+export { serve } from './serve'
+export type { RunnableService, ServedConfig, ServeOptions } from './serve'
 export { runCommand } from './run-command'
 export { buildOpenApiDocument, OPS_PATHS, openApiRoute } from './openapi'
 export type { OpenApiInput, OpenApiOperation, OpenApiResponse } from './openapi'

@@ -1,6 +1,6 @@
 /**
  * Base of every service's errors. `code` is stable and drawn from the service's own union of codes; the HTTP
- * status is not the error's business but the service's table (`createErrorHandler({ statusByCode })`).
+ * status is not the error's business but the service's table (`toErrorAnswer(error, table)`, used by `createErrorHandler({ table })`).
  * `extra` fields join `error` in the JSON body (the provider's `queryId`); `headers` are set on the response.
  *
  * @example

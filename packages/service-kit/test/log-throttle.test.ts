@@ -59,7 +59,7 @@ describe('createErrorHandler: a dependency outage does not flood the logs', () =
       .use(
         createErrorHandler({
           logger,
-          statusByCode: { ERR_STORE_UNAVAILABLE: 503, ERR_BAD: 400 },
+          table: { ERR_STORE_UNAVAILABLE: 503, ERR_BAD: 400 },
           logWindowMs: 600_000,
         }),
       )

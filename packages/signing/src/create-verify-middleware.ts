@@ -1,15 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import getRawBody from 'raw-body'
-import { DEFAULT_BODY_LIMIT, SIGNATURE_HEADER } from './constants'
-import {
-  BodyAlreadyConsumedError,
-  BodyReadError,
-  InvalidJsonError,
-  PayloadTooLargeError,
-  SignatureMismatchError,
-} from './errors'
+import { DEFAULT_BODY_LIMIT } from './constants'
+import { BodyAlreadyConsumedError } from './errors'
 import { findMatchingSecret } from './find-matching-secret'
+import { parseJsonBody } from './parse-json-body'
+import { readRawBody } from './read-raw-body'
 import type { SignatureScheme } from './signature-scheme'
+import { verifyRequest } from './verify-request'
 
 export interface VerifyMiddlewareOptions {
   /** The current secret. */
@@ -17,7 +13,7 @@ export interface VerifyMiddlewareOptions {
   /** Older secrets still accepted during a rotation. */
   additionalSecrets?: readonly string[]
   scheme?: SignatureScheme
-  /** Largest raw body accepted, in bytes; past it the middleware fails with 413. Default 1 MiB. */
+  /** Largest raw body accepted, in bytes; past it the middleware fails with `PayloadTooLargeError`. Default 1 MiB. */
   limit?: number
 }
 
@@ -33,12 +29,10 @@ export interface VerifiedRequest extends IncomingMessage {
 
 type Next = (error?: unknown) => void
 
-const UTF8_BOM = '\uFEFF'
-
 /**
- * Express (or plain `node:http`) middleware that reads the raw body itself, verifies `X-PF-Signature` over
- * those exact bytes, and only then parses JSON. Failures go to `next(error)` as `SigningError`s carrying
- * `statusCode` (401, 413, 400, or 500 when a body parser already consumed the stream).
+ * Express (or plain `node:http`) middleware around `readRawBody`, `verifyRequest` and `parseJsonBody`: reads the
+ * raw body itself, verifies `X-PF-Signature` over those exact bytes, and only then parses JSON. Failures go to
+ * `next(error)` as `SigningError`s with a stable `code`; the service's own table says how to answer each.
  *
  * @example
  * app.post('/webhooks/pf', createVerifyMiddleware({ secret, additionalSecrets: [previous] }), (req, res) => {
@@ -55,9 +49,9 @@ export function createVerifyMiddleware({
   // Fail at wiring time, not on the first request.
   findMatchingSecret({ scheme, secrets, body: '', signature: undefined })
 
-  return function verifySignature(req: IncomingMessage, _res: ServerResponse, next: Next): void {
-    // body-parser marks requests it has read with `_body`; a drained stream would otherwise make
-    // raw-body wait for data that never comes.
+  return function verifySignature(req: IncomingMessage, res: ServerResponse, next: Next): void {
+    // body-parser marks requests it has read with `_body`; a drained stream would otherwise be waited on for
+    // data that never comes.
     if ((req as { _body?: unknown })._body === true || req.readableEnded) {
       next(
         new BodyAlreadyConsumedError(
@@ -66,37 +60,21 @@ export function createVerifyMiddleware({
       )
       return
     }
-    getRawBody(req, { limit, length: req.headers['content-length'] }).then(
+    readRawBody(req, { limit, response: res }).then(
       (raw) => next(verifyAndParse(req, raw)),
-      (error: unknown) => next(toReadError(error, limit)),
+      (error: unknown) => next(error),
     )
   }
 
   function verifyAndParse(req: IncomingMessage, raw: Buffer): undefined | Error {
-    const header = req.headers[SIGNATURE_HEADER.toLowerCase()]
-    const signature = typeof header === 'string' ? header : undefined
-    if (signature === undefined) return new SignatureMismatchError(`missing ${SIGNATURE_HEADER} header`)
-    const index = findMatchingSecret({ scheme, secrets, body: raw, signature })
-    if (index === -1) return new SignatureMismatchError(`invalid ${SIGNATURE_HEADER} signature`)
-    let body: unknown
+    const verified = verifyRequest({ raw, headers: req.headers, secrets, scheme })
+    if (!verified.ok) return verified.refusal
     try {
-      const text = raw.toString('utf8')
-      body = JSON.parse(text.startsWith(UTF8_BOM) ? text.slice(1) : text)
-    } catch (cause) {
-      return new InvalidJsonError('request body is not valid JSON', { cause })
+      const { body } = parseJsonBody(raw)
+      Object.assign(req, { body, rawBody: raw, signatureSecretIndex: verified.secretIndex })
+      return undefined
+    } catch (error) {
+      return error as Error
     }
-    Object.assign(req, { body, rawBody: raw, signatureSecretIndex: index })
-    return undefined
   }
-}
-
-function toReadError(error: unknown, limit: number): Error {
-  const type = (error as { type?: string }).type
-  if (type === 'entity.too.large') {
-    return new PayloadTooLargeError(`request body is larger than ${limit} bytes`, { cause: error })
-  }
-  if (type === 'stream.not.readable') {
-    return new BodyAlreadyConsumedError('request body stream is not readable', { cause: error })
-  }
-  return new BodyReadError('request body could not be read', { cause: error })
 }

@@ -7,11 +7,20 @@ import {
   signCallback,
   signWebhook,
   type SigningError,
+  type SigningErrorCode,
   type VerifiedRequest,
   type VerifyMiddlewareOptions,
 } from '@pf/signing'
 
 const secret = 'whsec_test_secret'
+// What a service does with the refusals: its own table from code to status (the errors carry no status).
+const STATUS: Record<SigningErrorCode, number> = {
+  ERR_SIGNATURE_MISMATCH: 401,
+  ERR_PAYLOAD_TOO_LARGE: 413,
+  ERR_INVALID_JSON: 400,
+  ERR_BODY_READ: 400,
+  ERR_BODY_ALREADY_CONSUMED: 500,
+}
 const servers: Server[] = []
 afterAll(() => Promise.all(servers.map((s) => new Promise((resolve) => s.close(resolve)))))
 
@@ -24,7 +33,7 @@ async function startApp(options: VerifyMiddlewareOptions, { jsonParserFirst = fa
     res.json({ received: true })
   })
   const onError: ErrorRequestHandler = (error: SigningError, _req, res, _next) => {
-    res.status(error.statusCode ?? 500).json({ error: error.message, code: error.code })
+    res.status(STATUS[error.code] ?? 500).json({ error: error.message, code: error.code })
   }
   app.use(onError)
   const server = app.listen(0, '127.0.0.1')

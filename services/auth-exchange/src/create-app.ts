@@ -10,38 +10,32 @@ import {
 import type { ExchangeFlow } from './core/exchange-flow'
 import type { IdentityProvider } from './core/identity-provider'
 import type { MarketplaceVerifier } from './adapters/marketplace-jwt'
-import { EXCHANGE_HTTP_STATUS, retryAfterOf, toOAuthBody } from './http-errors'
+import { EXCHANGE_ERRORS, retryAfterOf, toOAuthBody } from './http-errors'
 import type { ExchangeMetrics } from './metrics'
 import { exchangeOpenApi } from './openapi-document'
 import { createAuthRouter } from './routes/create-auth-router'
 
-export interface ExchangeDeps {
-  verifyMarketplaceToken: MarketplaceVerifier
-  exchange: ExchangeFlow
-  idp: IdentityProvider
-  logger: Logger
-  registry: Registry
-  metrics: ExchangeMetrics
-  /** Resolves when the marketplace JWKS and the identity provider answer. */
-  ready: () => Promise<void>
+export interface ExchangeAppInput {
   /** `READY_CACHE_MS`, `METRICS_PORT`. */
-  ops?: OpsSettings
+  config: { ops?: OpsSettings }
+  deps: {
+    verifyMarketplaceToken: MarketplaceVerifier
+    exchange: ExchangeFlow
+    idp: IdentityProvider
+    logger: Logger
+    registry: Registry
+    metrics: ExchangeMetrics
+    /** Resolves when the marketplace JWKS and the identity provider answer. */
+    ready: () => Promise<void>
+  }
 }
 
 /**
  * The exchange's Express app: `POST /auth/exchange`, `POST /auth/logout`, and `/health`, `/ready` (the
  * marketplace JWKS and the identity provider answer), `/metrics`. Errors answer `{error, error_description}`.
  */
-export function createApp({
-  verifyMarketplaceToken,
-  exchange,
-  idp,
-  logger,
-  registry,
-  metrics,
-  ready,
-  ops,
-}: ExchangeDeps): Express {
+export function createApp({ config: { ops }, deps }: ExchangeAppInput): Express {
+  const { verifyMarketplaceToken, exchange, idp, logger, registry, metrics, ready } = deps
   const app = express()
   app.disable('x-powered-by')
   app.use(createOpsRouter({ registry, ready, logger, ops }))
@@ -53,7 +47,7 @@ export function createApp({
   app.use(
     createErrorHandler({
       logger,
-      statusByCode: EXCHANGE_HTTP_STATUS,
+      table: EXCHANGE_ERRORS,
       toBody: toOAuthBody,
       headersOf: retryAfterOf,
     }),

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto'
 import type { Express } from 'express'
 import type { Registry } from 'prom-client'
 import { emailOf, IdpUnavailableError } from '@pf/idp-clients'
-import { createMetricsRegistry, type Logger } from '@pf/service-kit'
+import { createMetricsRegistry, type Logger, type RunnableService } from '@pf/service-kit'
 import { createMarketplaceVerifier } from './adapters/marketplace-jwt'
 import { createIdentityProvider } from './adapters/create-identity-provider'
 import type { ExchangeConfig } from './config'
@@ -11,19 +11,14 @@ import { createExchangeFlow } from './core/exchange-flow'
 import { WarmCache } from './core/warm-cache'
 import { createExchangeMetrics } from './metrics'
 
-export interface Exchange {
+/**
+ * The exchange as `serve` runs it: `ready()` resolves when the marketplace JWKS and the identity provider
+ * answer; `start()` checks what can be checked (a realm older than Keycloak 24, or whose version cannot be read,
+ * rejects; a provider that does not answer yet is only reported: readiness stays false until it does);
+ * `close()` has nothing to release (nothing is held open between requests).
+ */
+export interface Exchange extends RunnableService {
   app: Express
-  /** What `/metrics` shows (on `METRICS_PORT` when set). */
-  registry: Registry
-  /** Resolves when the marketplace JWKS and the identity provider answer. */
-  ready(): Promise<void>
-  /**
-   * Checks at start what can be checked: a realm older than Keycloak 24 (or whose version cannot be read)
-   * rejects; a provider that does not answer yet is only reported (readiness stays false until it does).
-   */
-  start(): Promise<void>
-  /** Nothing is held open between requests; here for the same shape as the other services. */
-  close(): Promise<void>
 }
 
 /** The whole exchange from its configuration: identity-provider adapter, warm cache, marketplace verifier, app. */
@@ -43,36 +38,38 @@ export function createExchange(
   }
   const metrics = createExchangeMetrics(registry)
   const app = createApp({
-    verifyMarketplaceToken: createMarketplaceVerifier({
-      ...config.marketplace,
-      applicationId: config.applicationId,
-    }),
-    exchange: createExchangeFlow(
-      idp,
-      new WarmCache(config.warmCache.ttlSeconds * 1000, config.warmCache.maxEntries),
-      {
-        deadlineMs: config.deadlineMs,
-        // An account changed hands: one line for the audit trail, the email only as its hash.
-        onAdopted: (user, synced) => {
-          metrics.adoptions.inc()
-          logger.info(
-            {
-              event: 'account_adopted',
-              pfUserId: user.userId,
-              idpUserId: synced.id,
-              emailSha256: createHash('sha256').update(emailOf(user).toLowerCase()).digest('hex'),
-            },
-            'account adopted: its sessions and refresh tokens were ended',
-          )
+    config,
+    deps: {
+      verifyMarketplaceToken: createMarketplaceVerifier({
+        ...config.marketplace,
+        applicationId: config.applicationId,
+      }),
+      exchange: createExchangeFlow(
+        idp,
+        new WarmCache(config.warmCache.ttlSeconds * 1000, config.warmCache.maxEntries),
+        {
+          deadlineMs: config.deadlineMs,
+          // An account changed hands: one line for the audit trail, the email only as its hash.
+          onAdopted: (user, synced) => {
+            metrics.adoptions.inc()
+            logger.info(
+              {
+                event: 'account_adopted',
+                pfUserId: user.userId,
+                idpUserId: synced.id,
+                emailSha256: createHash('sha256').update(emailOf(user).toLowerCase()).digest('hex'),
+              },
+              'account adopted: its sessions and refresh tokens were ended',
+            )
+          },
         },
-      },
-    ),
-    idp,
-    logger,
-    registry,
-    metrics,
-    ready,
-    ops: config.ops,
+      ),
+      idp,
+      logger,
+      registry,
+      metrics,
+      ready,
+    },
   })
   const start = async () => {
     try {

@@ -1,5 +1,5 @@
 import { IdpError, type IdpErrorCode } from '@pf/idp-clients'
-import type { ErrorBodyInput } from '@pf/service-kit'
+import { errorRuleOf, type ErrorBodyInput } from '@pf/service-kit'
 import type { ExchangeErrorCode } from './errors'
 
 interface HttpAnswer {
@@ -12,8 +12,9 @@ const refused: HttpAnswer = { status: 502, oauthError: 'idp_error' }
 const unavailable: HttpAnswer = { status: 503, oauthError: 'idp_unavailable' }
 
 /**
- * The exchange's one table from error code to answer: its own codes and @pf/idp-clients' (used as they are,
- * not renamed). The provider down or overloaded is 503; any other refusal 502.
+ * The exchange's one table from error code to answer (`toErrorAnswer`), and to the outcome label of its metric:
+ * its own codes and @pf/idp-clients' (used as they are, not renamed). The provider down or overloaded is 503;
+ * any other refusal 502.
  */
 export const EXCHANGE_ERRORS: Readonly<Record<ExchangeErrorCode | IdpErrorCode, HttpAnswer>> = {
   ERR_INVALID_TOKEN: { status: 401, oauthError: 'invalid_token' },
@@ -28,10 +29,6 @@ export const EXCHANGE_ERRORS: Readonly<Record<ExchangeErrorCode | IdpErrorCode, 
   ERR_IDP_MISCONFIGURED: refused,
 }
 
-export const EXCHANGE_HTTP_STATUS = Object.fromEntries(
-  Object.entries(EXCHANGE_ERRORS).map(([code, { status }]) => [code, status]),
-) as Record<keyof typeof EXCHANGE_ERRORS, number>
-
 /** Errors of Express itself and body-parser, which carry only a status. */
 const OAUTH_ERROR_BY_STATUS: Record<number, string> = {
   400: 'invalid_request',
@@ -40,10 +37,7 @@ const OAUTH_ERROR_BY_STATUS: Record<number, string> = {
   413: 'invalid_request',
 }
 
-const answerOf = (code: string | undefined): HttpAnswer | undefined =>
-  code !== undefined && Object.hasOwn(EXCHANGE_ERRORS, code)
-    ? EXCHANGE_ERRORS[code as keyof typeof EXCHANGE_ERRORS]
-    : undefined
+const answerOf = (code: string | undefined): HttpAnswer | undefined => errorRuleOf({ code }, EXCHANGE_ERRORS)
 
 /** The `outcome` label of the exchange metric for a failure. */
 export const outcomeOf = (error: unknown): string =>

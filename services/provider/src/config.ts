@@ -22,6 +22,10 @@ export interface ProviderConfig {
     sources?: string[]
     /** `SANCTIONS_REFRESH_INTERVAL` in ms; undefined: `off`. */
     refreshIntervalMs?: number
+    /** `SANCTIONS_LOAD_TIMEOUT_MS`: longest read of one list (a download included), at start and on refresh. */
+    loadTimeoutMs: number
+    /** `SANCTIONS_MAX_BYTES`: largest list read. */
+    maxBytes: number
   }
   /** Buckets a query may name (`S3_ALLOWED_BUCKETS`); undefined: any. */
   allowedBuckets?: string[]
@@ -76,6 +80,8 @@ export function loadProviderConfig(source: Env): ProviderConfig {
     sanctions: {
       sources: env.list('SANCTIONS_SOURCES').length > 0 ? env.list('SANCTIONS_SOURCES') : undefined,
       refreshIntervalMs: readInterval(env.string('SANCTIONS_REFRESH_INTERVAL', 'off'), env.problem),
+      loadTimeoutMs: env.int('SANCTIONS_LOAD_TIMEOUT_MS', { default: 120_000, min: 1000 }),
+      maxBytes: env.int('SANCTIONS_MAX_BYTES', { default: 512 * 1024 * 1024, min: 1024 }),
     },
     allowedBuckets: env.list('S3_ALLOWED_BUCKETS').length > 0 ? env.list('S3_ALLOWED_BUCKETS') : undefined,
     outbound: {

@@ -7,6 +7,7 @@ import {
   type Logger,
   type OpsSettings,
 } from '@pf/service-kit'
+import type { ProviderConfig } from './config'
 import type { QueryPorts } from './core/query-ports'
 import { PROVIDER_HTTP_STATUS } from './http-status'
 import type { ProviderMetrics } from './metrics'
@@ -15,38 +16,29 @@ import { createSearchRouter } from './routes/create-search-router'
 import { requireApiKey } from './routes/require-api-key'
 import type { SearchEngine } from './search-engine'
 
-export interface ProviderAppDeps {
-  config: {
-    apiKeys: readonly string[]
-    allowPrivate: boolean
-    allowedPorts?: readonly number[]
-    maxBodyBytes: number
-    searchBudgetMs: number
-    s3: { defaultBucket: string; allowedBuckets?: readonly string[] }
+export interface ProviderAppInput {
+  config: Pick<ProviderConfig, 'apiKeys' | 'maxBodyBytes' | 'searchBudgetMs' | 'allowedBuckets'> & {
+    outbound: Pick<ProviderConfig['outbound'], 'allowPrivate' | 'allowedPorts'>
+    s3: Pick<ProviderConfig['s3'], 'defaultBucket'>
     ops?: OpsSettings
   }
-  engine: SearchEngine
-  ports: QueryPorts
-  /** Resolves when the provider's dependencies (the default bucket) answer. */
-  ready: () => Promise<void>
-  logger: Logger
-  registry: Registry
-  metrics: ProviderMetrics
+  deps: {
+    engine: SearchEngine
+    ports: QueryPorts
+    /** Resolves when the provider's dependencies (the default bucket) answer. */
+    ready: () => Promise<void>
+    logger: Logger
+    registry: Registry
+    metrics: ProviderMetrics
+  }
 }
 
 /**
  * The provider's Express app: the two search endpoints behind `X-PF-Api-Key`, and `/health` (exempt, as the
  * spec says), `/ready` and `/metrics`.
  */
-export function createApp({
-  config,
-  engine,
-  ports,
-  ready,
-  logger,
-  registry,
-  metrics,
-}: ProviderAppDeps): Express {
+export function createApp({ config, deps }: ProviderAppInput): Express {
+  const { engine, ports, ready, logger, registry, metrics } = deps
   const app = express()
   app.disable('x-powered-by')
   app.use(createOpsRouter({ registry, ready, logger, ops: config.ops }))
@@ -64,9 +56,9 @@ export function createApp({
   app.use(
     createSearchRouter({
       engine,
-      allowPrivate: config.allowPrivate,
-      allowedPorts: config.allowedPorts,
-      s3: config.s3,
+      allowPrivate: config.outbound.allowPrivate,
+      allowedPorts: config.outbound.allowedPorts,
+      s3: { defaultBucket: config.s3.defaultBucket, allowedBuckets: config.allowedBuckets },
       searchBudgetMs: config.searchBudgetMs,
       ports,
       logger,
@@ -76,6 +68,6 @@ export function createApp({
   app.use((_req, res) => {
     res.status(404).json({ error: 'not found' })
   })
-  app.use(createErrorHandler({ logger, statusByCode: PROVIDER_HTTP_STATUS }))
+  app.use(createErrorHandler({ logger, table: PROVIDER_HTTP_STATUS }))
   return app
 }

@@ -1,7 +1,7 @@
 import { HeadBucketCommand, type S3Client } from '@aws-sdk/client-s3'
 import type { Express } from 'express'
 import type { Registry } from 'prom-client'
-import { createMetricsRegistry, type Logger } from '@pf/service-kit'
+import { createMetricsRegistry, type Logger, type RunnableService } from '@pf/service-kit'
 import { createOutboundClient } from './adapters/create-outbound-client'
 import { createQueryPorts } from './adapters/create-query-ports'
 import { createS3Client } from './adapters/create-s3-client'
@@ -12,18 +12,17 @@ import { createProviderMetrics } from './metrics'
 import type { ListInfo, RefreshOutcome, SanctionsLists } from './lists/sanctions-lists'
 import { SearchEngine } from './search-engine'
 
-export interface Provider {
+/**
+ * The provider as `serve` runs it: `ready()` resolves when the default bucket answers; `start()` keeps the lists
+ * fresh, every `SANCTIONS_REFRESH_INTERVAL` and on SIGHUP (a failed refresh keeps the lists in use, and is
+ * logged); `close()` stops that and releases the S3 client's sockets.
+ */
+export interface Provider extends RunnableService {
   app: Express
-  /** What `/metrics` shows (on `METRICS_PORT` when set). */
-  registry: Registry
-  /** Resolves when the default bucket answers. */
-  ready(): Promise<void>
   /** Reloads the sanctions lists and swaps the index (see `SanctionsLists.refresh`). */
   refreshLists(): Promise<RefreshOutcome>
   /** The lists in use. */
   lists(): ListInfo[]
-  /** Releases what the provider holds (the S3 client's sockets); the HTTP server is the caller's. */
-  close(): Promise<void>
 }
 
 export interface ProviderAdapters {
@@ -58,33 +57,31 @@ export function createProvider(
     logger,
   })
   const app = createApp({
-    config: {
-      apiKeys: config.apiKeys,
-      allowPrivate: config.outbound.allowPrivate,
-      allowedPorts: config.outbound.allowedPorts,
-      maxBodyBytes: config.maxBodyBytes,
-      searchBudgetMs: config.searchBudgetMs,
-      s3: { defaultBucket: config.s3.defaultBucket, allowedBuckets: config.allowedBuckets },
-      ops: config.ops,
+    config,
+    deps: {
+      engine: search,
+      ports,
+      ready,
+      logger,
+      registry: metricsRegistry,
+      metrics,
     },
-    engine: search,
-    ports,
-    ready,
-    logger,
-    registry: metricsRegistry,
-    metrics,
   })
+  const refreshLists = async () => {
+    const outcome = await search.lists.refresh()
+    metrics.listRefreshes.inc({ outcome: outcome.ok ? 'ok' : 'failed' })
+    return outcome
+  }
+  const schedule = refreshSchedule(refreshLists, config.sanctions.refreshIntervalMs)
   return {
     app,
     registry: metricsRegistry,
     ready,
-    refreshLists: async () => {
-      const outcome = await search.lists.refresh()
-      metrics.listRefreshes.inc({ outcome: outcome.ok ? 'ok' : 'failed' })
-      return outcome
-    },
+    start: async () => schedule.start(),
+    refreshLists,
     lists: () => search.lists.current().lists,
     close: async () => {
+      schedule.stop()
       if (!s3) store.destroy()
     },
   }
@@ -99,4 +96,21 @@ function buildEngine(dataDir: string, logger: Logger, lists?: SanctionsLists): S
     'datasets loaded and indexed',
   )
   return engine
+}
+
+/** A refresh every `intervalMs` (none when undefined) and on SIGHUP, from `start()` until `stop()`. */
+function refreshSchedule(refresh: () => Promise<unknown>, intervalMs: number | undefined) {
+  const onSignal = () => void refresh()
+  let timer: NodeJS.Timeout | undefined
+  return {
+    start() {
+      timer = intervalMs ? setInterval(onSignal, intervalMs) : undefined
+      timer?.unref()
+      process.on('SIGHUP', onSignal)
+    },
+    stop() {
+      if (timer) clearInterval(timer)
+      process.off('SIGHUP', onSignal)
+    },
+  }
 }

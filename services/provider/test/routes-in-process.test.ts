@@ -20,7 +20,7 @@ const { app } = createProvider(
     outbound: { allowPrivate: false, timeoutMs: 1000 },
     maxBodyBytes: 2048,
     searchBudgetMs: 2000,
-    sanctions: {},
+    sanctions: { loadTimeoutMs: 120_000, maxBytes: 512 * 1024 * 1024 },
     server: DEFAULT_SERVER_LIMITS,
     ops: DEFAULT_OPS_SETTINGS,
   },

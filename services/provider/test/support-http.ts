@@ -120,7 +120,7 @@ export async function startProvider(
       outbound: { allowPrivate, timeoutMs, allowedPorts },
       maxBodyBytes,
       searchBudgetMs: 2000,
-      sanctions: {},
+      sanctions: { loadTimeoutMs: 120_000, maxBytes: 512 * 1024 * 1024 },
       server: DEFAULT_SERVER_LIMITS,
       ops,
     },

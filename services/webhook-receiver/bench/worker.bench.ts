@@ -4,8 +4,8 @@ import { createLogger } from '@pf/service-kit'
 import { WEBHOOK_EVENT_KINDS } from '@pf/schemas'
 import { median } from './stats'
 import { startRedis } from '@pf/testkit/redis'
-import { createRedisConnection } from '../src/adapters/create-redis-connection'
-import { createWebhookWorker } from '../src/adapters/create-webhook-worker'
+import { createRedisConnection } from '../src/queue/create-redis-connection'
+import { createWebhookWorker } from '../src/worker/create-webhook-worker'
 import { createWorkerMetrics } from '../src/metrics'
 
 const JOBS = 10_000

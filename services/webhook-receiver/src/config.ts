@@ -8,8 +8,13 @@ import {
   type OpsSettings,
   type ServerLimits,
 } from '@pf/service-kit'
-import { DEFAULT_QUEUE_PREFIX, PLATFORM_RETRY_HORIZON_SECONDS } from './adapters/queue-names'
-import { parseHostPorts, type RedisTarget } from './redis-target'
+import {
+  DEFAULT_QUEUE_PREFIX,
+  parseHostPorts,
+  PLATFORM_RETRY_HORIZON_SECONDS,
+  type JobSettings,
+  type RedisTarget,
+} from './queue'
 import { readSessionEndSettings, type SessionEndSettings } from './worker/session-end-settings'
 
 export interface QueueConfig {
@@ -18,12 +23,7 @@ export interface QueueConfig {
 }
 
 /** What each job gets: attempts and backoff of its handler, and how many finished jobs Redis keeps. */
-export interface JobConfig {
-  jobAttempts: number
-  jobBackoffMs: number
-  keepCompleted: number
-  keepFailed: number
-}
+export type JobConfig = JobSettings
 
 export interface ReceiverConfig extends QueueConfig, JobConfig {
   port: number

@@ -1,14 +1,5 @@
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client'
-import type { EventStore } from './core/event-store'
-
-export type RejectReason =
-  | 'signature'
-  | 'too_large'
-  | 'invalid_json'
-  | 'invalid_envelope'
-  | 'store_unavailable'
-  | 'body_read'
-  | 'other'
+import type { EventStore } from './queue'
 
 /** The receiver's metrics, on the app's own registry. */
 export function createReceiverMetrics(registry: Registry, store: EventStore) {
@@ -37,7 +28,7 @@ export function createReceiverMetrics(registry: Registry, store: EventStore) {
     }),
     rejected: new Counter({
       name: 'pf_webhooks_rejected_total',
-      help: 'Requests refused, by reason',
+      help: "Requests refused, by reason (the error table's, RECEIVER_ERRORS)",
       labelNames: ['reason'],
       registers: [registry],
     }),

@@ -1,8 +1,8 @@
 import type { Worker } from 'bullmq'
 import { startRedis, type RedisHandle } from '@pf/testkit/redis'
 import { WEBHOOK_EVENT_KINDS, type WebhookEvent } from '@pf/schemas'
-import { listDeadLetters } from '../src/adapters/dead-letters'
-import { createWebhookWorker } from '../src/adapters/create-webhook-worker'
+import { listDeadLetters } from '../src/worker/dead-letters'
+import { createWebhookWorker } from '../src/worker/create-webhook-worker'
 import {
   json,
   makeEvent,

@@ -1,5 +1,5 @@
 import { createWebhookEvent } from '@pf/testkit/platform'
-import { MAX_FUTURE_SKEW_MS, receiveEvent } from '../src/core/receive-event'
+import { MAX_FUTURE_SKEW_MS, receiveEvent } from '../src/receiver/receive-event'
 import { memoryStore } from './support'
 
 const raw = (value: unknown) => Buffer.from(JSON.stringify(value))

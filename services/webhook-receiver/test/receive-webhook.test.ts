@@ -1,8 +1,8 @@
 import { loadTestVectors } from '@pf/testkit'
 import { startRedis, type RedisHandle } from '@pf/testkit/redis'
 import { signWebhook } from '@pf/signing'
-import { createWebhookWorker } from '../src/adapters/create-webhook-worker'
-import { listDeadLetters } from '../src/adapters/dead-letters'
+import { createWebhookWorker } from '../src/worker/create-webhook-worker'
+import { listDeadLetters } from '../src/worker/dead-letters'
 import {
   workerConnection,
   makeEvent,

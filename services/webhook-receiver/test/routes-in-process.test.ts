@@ -2,7 +2,7 @@ import { request as httpRequest } from 'node:http'
 import request from 'supertest'
 import { signWebhook, SIGNATURE_HEADER } from '@pf/signing'
 import { createMetricsRegistry, listen } from '@pf/service-kit'
-import { createApp } from '../src/create-app'
+import { createApp } from '../src/receiver/create-app'
 import { makeEvent, memoryStore, receiverDefaults, SECRET, silentLogger } from './support'
 
 // The receiver's answers at the door, in process (supertest) over an in-memory store: no socket, no Redis.
@@ -12,7 +12,7 @@ function app() {
   return {
     store,
     registry,
-    app: createApp({ config: receiverDefaults, store, logger: silentLogger, registry }),
+    app: createApp({ config: receiverDefaults, deps: { store, logger: silentLogger, registry } }),
   }
 }
 

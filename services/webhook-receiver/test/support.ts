@@ -3,12 +3,12 @@ import { createWebhookEvent } from '@pf/testkit/platform'
 import { createLogger, createMetricsRegistry, listen, type RunningServer } from '@pf/service-kit'
 import { signWebhook, SIGNATURE_HEADER } from '@pf/signing'
 import type { Queue } from 'bullmq'
-import { createApp } from '../src/create-app'
-import type { AcceptOutcome, EventStore, QuarantineOutcome, QuarantineReason } from '../src/core/event-store'
+import { createApp } from '../src/receiver/create-app'
+import type { AcceptOutcome, EventStore, QuarantineOutcome, QuarantineReason } from '../src/queue'
 import { createWorkerMetrics } from '../src/metrics'
-import { createBullmqEventStore } from '../src/adapters/create-bullmq-event-store'
-import { createRedisConnection } from '../src/adapters/create-redis-connection'
-import type { RedisTarget } from '../src/redis-target'
+import { createEventStore } from '../src/queue'
+import { createRedisConnection } from '../src/queue/create-redis-connection'
+import type { RedisTarget } from '../src/queue'
 
 export const SECRET = 'whsec_test_secret'
 export const PREVIOUS_SECRET = 'secret with spaces & ünïcode'
@@ -60,17 +60,13 @@ export async function startReceiver(
 ): Promise<StartedReceiver> {
   const { clock, ...config } = { ...receiverDefaults, ...overrides }
   const target = typeof redis === 'string' ? urlTarget(redis) : redis
-  const { store, queue } = createBullmqEventStore({ redis: target, prefix, ...config })
+  const { store, queue } = createEventStore({ redis: target, prefix, ...config })
   const dashboard = config.dashboardToken
     ? { queue, token: config.dashboardToken, readOnly: config.dashboardReadOnly }
     : undefined
   const app = createApp({
     config,
-    store,
-    logger: silentLogger,
-    registry: createMetricsRegistry('test'),
-    dashboard,
-    clock,
+    deps: { store, logger: silentLogger, registry: createMetricsRegistry('test'), dashboard, clock },
   })
   const running = await listen(app, { port: 0, host: '127.0.0.1' })
   return {

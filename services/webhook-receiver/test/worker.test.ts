@@ -2,8 +2,8 @@ import type { Worker } from 'bullmq'
 import { startRedis, type RedisHandle } from '@pf/testkit/redis'
 import { WEBHOOK_EVENT_KINDS, type WebhookEvent } from '@pf/schemas'
 import { UnrecoverableWebhookError, type WebhookHandlers } from '@pf/schemas'
-import { listDeadLetters, replayDeadLetters } from '../src/adapters/dead-letters'
-import { createWebhookWorker } from '../src/adapters/create-webhook-worker'
+import { listDeadLetters, replayDeadLetters } from '../src/worker/dead-letters'
+import { createWebhookWorker } from '../src/worker/create-webhook-worker'
 import {
   workerConnection,
   makeEvent,

@@ -1,5 +1,5 @@
 import type { Queue } from 'bullmq'
-import type { QuarantineEntry, QuarantineReason } from '../core/event-store'
+import type { QuarantineEntry, QuarantineReason } from './event-store'
 import { addJobInTransaction } from './add-job-in-transaction'
 import type { RedisConnection } from './create-redis-connection'
 import { MARKER_OF_QUARANTINE } from './queue-names'

@@ -1,5 +1,12 @@
 import type { DefaultJobOptions } from 'bullmq'
-import type { JobConfig } from '../config'
+
+/** What each job gets: attempts and backoff of its handler, and how many finished jobs Redis keeps. */
+export interface JobSettings {
+  jobAttempts: number
+  jobBackoffMs: number
+  keepCompleted: number
+  keepFailed: number
+}
 
 /** What every job of the webhook queue gets, from the receiver's settings (and the dead-letter command's). */
 export function defaultJobOptions({
@@ -7,7 +14,7 @@ export function defaultJobOptions({
   jobBackoffMs,
   keepCompleted,
   keepFailed,
-}: JobConfig): DefaultJobOptions {
+}: JobSettings): DefaultJobOptions {
   return {
     attempts: jobAttempts,
     backoff: { type: 'exponential', delay: jobBackoffMs, jitter: 0.5 },

@@ -150,19 +150,7 @@ export function createJobAdder({
     keys.events,
     keys.marker,
   ]
-  // The options as Queue.add stores them: defaults merged with ours by BullMQ's own Job, then encoded.
-  const template = Job.optsAsJSON(
-    new Job(
-      queue,
-      'template',
-      {},
-      {
-        ...queue.defaultJobOptions,
-        jobId: 'template',
-        deduplication: { id: 'template', ttl: deduplicationTtlMs },
-      },
-    ).opts,
-  )
+  const template = jobOptionsTemplate(queue, deduplicationTtlMs)
 
   let pending: Pending[] = []
   const flush = () => {
@@ -218,4 +206,14 @@ export function createJobAdder({
       })
     },
   }
+}
+
+/** The options as Queue.add stores them: defaults merged with ours by BullMQ's own Job, then encoded. */
+function jobOptionsTemplate(queue: Queue, deduplicationTtlMs: number) {
+  const opts = {
+    ...queue.defaultJobOptions,
+    jobId: 'template',
+    deduplication: { id: 'template', ttl: deduplicationTtlMs },
+  }
+  return Job.optsAsJSON(new Job(queue, 'template', {}, opts).opts)
 }

@@ -19,7 +19,7 @@ export interface QuarantineEntry {
   detail: string
 }
 
-/** Where the receiver puts verified events. The real one is BullMQ on Redis (`createBullmqEventStore`). */
+/** Where the receiver puts verified events: BullMQ on Redis, one of two ways (`createEventStore` chooses). */
 export interface EventStore {
   /**
    * Resolves once the event is durably stored (or known); rejects with `StoreUnavailableError`. `json` is the

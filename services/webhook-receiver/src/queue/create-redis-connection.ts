@@ -1,5 +1,5 @@
 import { Cluster, Redis, type RedisOptions } from 'ioredis'
-import type { RedisTarget } from '../redis-target'
+import type { RedisTarget } from './redis-target'
 
 export type RedisConnection = Redis | Cluster
 

@@ -1,7 +1,13 @@
-import type { Job, Queue } from 'bullmq'
 import { validateWebhookEvent } from '@pf/schemas'
-import type { QuarantineReason } from '../core/event-store'
-import { listQuarantined, releaseQuarantined, type QuarantinedEvent } from './quarantine'
+import {
+  failedJobs,
+  listQuarantined,
+  releaseQuarantined,
+  type FailedJob,
+  type QuarantinedEvent,
+  type QuarantineReason,
+  type WebhookQueue,
+} from '../queue'
 
 /** Why an event waits for an operator: its handler failed for good, or it was quarantined at the door. */
 export type DeadLetterReason = 'handler_failed' | QuarantineReason
@@ -23,23 +29,13 @@ export interface StillInvalid extends DeadLetter {
   errors: string
 }
 
-const PAGE = 500
-
-async function* failedJobs(queue: Queue): AsyncGenerator<Job> {
-  for (let start = 0; ; start += PAGE) {
-    const page = await queue.getFailed(start, start + PAGE - 1)
-    yield* page
-    if (page.length < PAGE) return
-  }
-}
-
-function describeJob(job: Job): DeadLetter {
+function describeJob(job: FailedJob): DeadLetter {
   return {
-    jobId: job.id ?? '',
-    webhookId: (job.data as { webhookId?: string } | undefined)?.webhookId,
+    jobId: job.jobId,
+    webhookId: job.webhookId,
     event: job.name,
     reason: 'handler_failed',
-    attempts: job.attemptsMade,
+    attempts: job.attempts,
     failedReason: job.failedReason,
     failedAt: job.finishedOn ? new Date(job.finishedOn).toISOString() : undefined,
   }
@@ -58,7 +54,7 @@ function describeQuarantined(event: QuarantinedEvent): DeadLetter {
 }
 
 /** Every job whose handler failed for good, and every quarantined event, newest first. */
-export async function listDeadLetters(queue: Queue): Promise<DeadLetter[]> {
+export async function listDeadLetters(queue: WebhookQueue): Promise<DeadLetter[]> {
   const letters: DeadLetter[] = []
   for await (const job of failedJobs(queue)) letters.push(describeJob(job))
   for (const event of await listQuarantined(queue)) letters.push(describeQuarantined(event))
@@ -83,7 +79,7 @@ const parse = (json: string): unknown => {
  * are untouched.
  */
 export async function replayDeadLetters(
-  queue: Queue,
+  queue: WebhookQueue,
   id?: string,
 ): Promise<{ replayed: DeadLetter[]; stillInvalid: StillInvalid[] }> {
   const replayed: DeadLetter[] = []
@@ -95,7 +91,7 @@ export async function replayDeadLetters(
     const checked = validateWebhookEvent(job.data)
     if (!checked.ok) stillInvalid.push({ ...letter, errors: checked.error })
     else {
-      await job.retry('failed', { resetAttemptsMade: true, resetAttemptsStarted: true })
+      await job.retry()
       replayed.push(letter)
     }
   }

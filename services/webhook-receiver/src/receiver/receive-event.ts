@@ -1,7 +1,7 @@
 import { validateWebhookEvent, WEBHOOK_ID_MAX_LENGTH } from '@pf/schemas'
-import { InvalidJsonError } from '@pf/signing'
+import { parseJsonBody } from '@pf/signing'
 import { InvalidEnvelopeError } from '../errors'
-import type { AcceptOutcome, EventStore, QuarantineOutcome, QuarantineReason } from './event-store'
+import type { AcceptOutcome, EventStore, QuarantineOutcome, QuarantineReason } from '../queue'
 import { jsonNesting } from './json-nesting'
 
 /** What became of a verified event: stored for the worker, recognised as a redelivery, or quarantined. */
@@ -27,8 +27,6 @@ export const MAX_ENVELOPE_NESTING = 32
 /** How far ahead of our clock a signed `timestamp` may be (clock skew) before the event is `future`. */
 export const MAX_FUTURE_SKEW_MS = 5 * 60_000
 
-const UTF8_BOM = '\uFEFF'
-
 /**
  * The receiver's decisions for a body whose signature was verified (spec, receiver rules). Refused (400) are
  * only what cannot be kept: JSON nested deeper than `MAX_ENVELOPE_NESTING` (a transport bound), a body that is
@@ -48,14 +46,7 @@ export async function receiveEvent(
 ): Promise<Received> {
   if (jsonNesting(raw, MAX_ENVELOPE_NESTING) > MAX_ENVELOPE_NESTING)
     throw new InvalidEnvelopeError(`webhook envelope nests deeper than ${MAX_ENVELOPE_NESTING} levels`)
-  let text = Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString('utf8')
-  if (text.startsWith(UTF8_BOM)) text = text.slice(1)
-  let body: unknown
-  try {
-    body = JSON.parse(text)
-  } catch {
-    throw new InvalidJsonError('request body is not valid JSON')
-  }
+  const { text, body } = parseJsonBody(raw)
   if (typeof body !== 'object' || body === null || Array.isArray(body))
     throw new InvalidEnvelopeError('webhook envelope must be a JSON object')
   const { webhookId, event } = body as { webhookId?: unknown; event?: unknown }

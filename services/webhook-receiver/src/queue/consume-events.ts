@@ -1,0 +1,115 @@
+import { UnrecoverableError, Worker } from 'bullmq'
+import type { Logger } from '@pf/service-kit'
+import { createOnce, type Once } from './create-once'
+import type { RedisConnection } from './create-redis-connection'
+import { isUnrecoverable } from './is-unrecoverable'
+import { WEBHOOK_QUEUE_NAME } from './queue-names'
+
+/** A stored event as the worker's processor sees it: no BullMQ type. */
+export interface QueuedEvent {
+  jobId: string
+  /** The event's kind (the job's name). */
+  name: string
+  /** The event as stored: the verified envelope. */
+  data: unknown
+  webhookId: string | undefined
+  /** This attempt, from 1. */
+  attempt: number
+  maxAttempts: number
+  /** `once` for this job (made on first use). */
+  readonly once: Once
+}
+
+/** A job that failed: with `dead`, for good (the dead letters), else to be retried. */
+export interface FailedEvent {
+  name: string
+  jobId: string | undefined
+  webhookId: string | undefined
+  attempt: number
+  dead: boolean
+}
+
+export interface EventConsumerOptions {
+  connection: RedisConnection
+  prefix: string
+  concurrency: number
+  /** How long a job's lock lasts without renewal: after a crash, the job is picked up again past it. */
+  lockDurationMs: number
+  /** How often a running job's lock is renewed (BullMQ's `lockRenewTime`). */
+  lockRenewMs: number
+  /** How often stalled jobs (lock gone, still active) are looked for and handed back. */
+  stalledIntervalMs: number
+  /** How long `once` remembers a done effect. */
+  onceTtlMs: number
+  /** Runs one event; an error is retried, an unrecoverable one (`isUnrecoverable`) is not. */
+  process(event: QueuedEvent): Promise<void>
+  onFailed(failed: FailedEvent, error: unknown): void
+  logger: Logger
+}
+
+/** What consumes the queue: `close()` waits for the jobs in progress. */
+export type EventConsumer = Worker
+
+/**
+ * The BullMQ worker on the webhook queue. A thrown error is retried with the job's exponential backoff and
+ * jitter; an unrecoverable one, or the last attempt, leaves the job in the failed set (the dead letters). A
+ * worker killed mid-job loses nothing: its lock expires and the stalled-job check hands the job to another
+ * worker, at most lock duration + stalled interval later (a check puts every active job in the stalled set,
+ * renewals take them out, the next check after the lock lapsed moves the job back to wait).
+ */
+export function consumeEvents({
+  connection,
+  prefix,
+  concurrency,
+  lockDurationMs,
+  lockRenewMs,
+  stalledIntervalMs,
+  onceTtlMs,
+  process,
+  onFailed,
+  logger,
+}: EventConsumerOptions): EventConsumer {
+  const onceFor = createOnce({
+    connection,
+    queueKeyPrefix: `${prefix}:${WEBHOOK_QUEUE_NAME}:`,
+    ttlMs: onceTtlMs,
+  })
+  const worker = new Worker(
+    WEBHOOK_QUEUE_NAME,
+    async (job) => {
+      try {
+        await process({
+          jobId: job.id ?? '',
+          name: job.name,
+          data: job.data,
+          webhookId: (job.data as { webhookId?: string } | undefined)?.webhookId,
+          attempt: job.attemptsMade + 1,
+          maxAttempts: job.opts.attempts ?? 1,
+          get once() {
+            return onceFor(job.id ?? '')
+          },
+        })
+      } catch (error) {
+        if (isUnrecoverable(error)) throw new UnrecoverableError((error as Error).message)
+        throw error
+      }
+    },
+    {
+      connection,
+      prefix,
+      concurrency,
+      lockDuration: lockDurationMs,
+      lockRenewTime: lockRenewMs,
+      stalledInterval: stalledIntervalMs,
+      maxStalledCount: 2,
+    },
+  )
+  worker.on('failed', (job, error) => {
+    if (!job) return
+    const dead = job.attemptsMade >= (job.opts.attempts ?? 1) || isUnrecoverable(error)
+    const webhookId = (job.data as { webhookId?: string } | undefined)?.webhookId
+    onFailed({ name: job.name, jobId: job.id, webhookId, attempt: job.attemptsMade, dead }, error)
+  })
+  worker.on('error', (error) => logger.warn({ err: error }, 'worker connection error (reconnecting)'))
+  return worker
+}

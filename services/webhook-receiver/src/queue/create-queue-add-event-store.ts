@@ -1,0 +1,43 @@
+import { addJobKeepingMarker } from './add-job-keeping-marker'
+import type { EventStore } from './event-store'
+import { unconfirmedWrite } from './unconfirmed-write'
+import {
+  openWebhookQueue,
+  webhookQueueStore,
+  type BullmqEventStore,
+  type EventStoreOptions,
+} from './webhook-queue-store'
+
+/**
+ * The event store that works with any BullMQ 5: each job is added by `addJobKeepingMarker` (Queue.add's script
+ * in a MULTI, one job at a time), then `WAIT` on the queue's connection, which also writes the quarantined
+ * events. Not in a Cluster, where a command without a key goes to any node: there, the write is the primary's
+ * word.
+ */
+export function createQueueAddEventStore(options: EventStoreOptions): BullmqEventStore {
+  const opened = openWebhookQueue(options)
+  const { queue, client } = opened
+  const waitReplicas = options.redis.kind === 'cluster' ? 0 : options.redis.waitReplicas
+  // Within the enqueue time-out, so that a missing replica is a 503 of ours, not a time-out.
+  const waitTimeoutMs = Math.max(1, Math.floor(options.enqueueTimeoutMs * 0.8))
+  const ttl = options.dedupTtlSeconds * 1000
+  const store: EventStore = webhookQueueStore({
+    options,
+    opened,
+    writer: client,
+    waitReplicas,
+    waitTimeoutMs,
+    async add(event, _json, jobId) {
+      const held = await addJobKeepingMarker(queue, event.event, event, {
+        jobId,
+        deduplication: { id: event.webhookId, ttl },
+      })
+      if (waitReplicas > 0) {
+        const error = unconfirmedWrite(await (await client()).wait(waitReplicas, waitTimeoutMs), waitReplicas)
+        if (error) throw error
+      }
+      return held
+    },
+  })
+  return { store, queue }
+}

@@ -1,0 +1,28 @@
+// The queue's interface: all that receiver/ and worker/ (and config.ts) may import from queue/. Everything
+// BullMQ, ioredis and the key layouts stays behind it.
+export type {
+  AcceptOutcome,
+  EventStore,
+  QuarantineEntry,
+  QuarantineOutcome,
+  QuarantineReason,
+} from './event-store'
+export { createEventStore } from './create-event-store'
+export type { BullmqEventStore, EventStoreOptions } from './webhook-queue-store'
+export { consumeEvents } from './consume-events'
+export type { EventConsumer, EventConsumerOptions, FailedEvent, QueuedEvent } from './consume-events'
+export type { Once } from './create-once'
+export type { RedisConnection } from './create-redis-connection'
+export { openWorkerConnection } from './open-worker-connection'
+export { openDeadLetterQueue } from './open-dead-letter-queue'
+export type { WebhookQueue } from './open-dead-letter-queue'
+export { failedJobs } from './failed-jobs'
+export type { FailedJob } from './failed-jobs'
+export { listQuarantined, releaseQuarantined } from './quarantine'
+export type { QuarantinedEvent } from './quarantine'
+export { createQueueDashboard } from './create-queue-dashboard'
+export type { QueueDashboardOptions } from './create-queue-dashboard'
+export { DEFAULT_QUEUE_PREFIX, PLATFORM_RETRY_HORIZON_SECONDS } from './queue-names'
+export type { JobSettings } from './default-job-options'
+export { describeRedisTarget, parseHostPorts } from './redis-target'
+export type { HostPort, RedisTarget } from './redis-target'

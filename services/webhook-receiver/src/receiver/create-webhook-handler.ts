@@ -1,0 +1,126 @@
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { isKnownEventKind } from '@pf/schemas'
+import { createServerErrorLog, errorRuleOf, toErrorAnswer, type Logger } from '@pf/service-kit'
+import { readRawBody, verifyRequest } from '@pf/signing'
+import type { EventStore } from '../queue'
+import { receiveEvent } from './receive-event'
+import { RECEIVER_ERRORS } from '../http-status'
+import type { ReceiverMetrics } from '../metrics'
+
+export interface WebhookHandlerOptions {
+  secrets: readonly [string, ...string[]]
+  maxBodyBytes: number
+  /** `WEBHOOK_MAX_AGE_SECONDS`: an older signed `timestamp` is quarantined as `stale`. */
+  maxAgeSeconds: number
+  /** The clock, in ms since the epoch. */
+  clock?: () => number
+  store: EventStore
+  metrics: ReceiverMetrics
+  logger: Logger
+}
+
+/** Handles one webhook request, and answers it: 200, or the refusal the error table gives. */
+export type WebhookHandler = (req: IncomingMessage, res: ServerResponse) => void
+
+const RECEIVED = Buffer.from(JSON.stringify({ received: true }))
+const RECEIVED_HEADERS = {
+  'content-type': 'application/json; charset=utf-8',
+  'content-length': String(RECEIVED.length),
+}
+const JSON_TYPE = 'application/json; charset=utf-8'
+
+/**
+ * `POST {path}`, on the node:http request and response as they come (the app routes here before Express, whose
+ * router and request/response prototypes cost more than the rest of the request). Reads the raw body up to
+ * `maxBodyBytes` and verifies `X-PF-Signature` over those exact bytes with every secret in constant time
+ * (@pf/signing's `readRawBody` and `verifyRequest`; spec, receiver rule 1), then lets `receiveEvent` check,
+ * deduplicate and store (or quarantine) it, and only then answers 200 `{received: true}`; processing happens in
+ * the worker (rule 2). A quarantined event is logged at warn with its reason; a refusal is answered from the
+ * receiver's one error table (`toErrorAnswer`), counted under the table's reason, and logged when it is ours.
+ */
+export function createWebhookHandler({
+  secrets,
+  maxBodyBytes,
+  maxAgeSeconds,
+  clock = Date.now,
+  store,
+  metrics,
+  logger,
+}: WebhookHandlerOptions): WebhookHandler {
+  const receiveOptions = { maxAgeMs: maxAgeSeconds * 1000, now: clock }
+  const accepted = new Map<string, { inc(): void }>()
+  const countAccepted = (kind: string) => {
+    let counter = accepted.get(kind)
+    if (!counter) accepted.set(kind, (counter = metrics.accepted.labels({ event: kind })))
+    counter.inc()
+  }
+
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const verified = verifyRequest({
+      raw: await readRawBody(req, { limit: maxBodyBytes, response: res }),
+      headers: req.headers,
+      secrets,
+    })
+    if (!verified.ok) throw verified.refusal
+    const { raw, secretIndex } = verified
+    const stopTimer = metrics.enqueueSeconds.startTimer()
+    const { outcome, webhookId, event, quarantined } = await receiveEvent(raw, store, receiveOptions)
+    const context = { event, webhookId }
+    if (secretIndex > 0)
+      logger.info({ ...context, signatureSecretIndex: secretIndex }, 'signed with a previous secret')
+    switch (outcome) {
+      case 'quarantined': {
+        stopTimer()
+        const { reason, detail } = quarantined!
+        metrics.quarantined.inc({ reason })
+        // Spec, receiver rule 4: an unknown kind is not processed, with a warning.
+        const unknownKind = reason === 'invalid_data' && event !== undefined && !isKnownEventKind(event)
+        if (unknownKind) metrics.unknownKinds.inc()
+        logger.warn(
+          { ...context, reason, detail },
+          unknownKind
+            ? 'unknown event kind: acknowledged and quarantined, not processed'
+            : `event quarantined (${reason}): acknowledged, not processed`,
+        )
+        break
+      }
+      case 'duplicate':
+        stopTimer()
+        metrics.duplicates.inc()
+        logger.info(context, 'duplicate delivery: acknowledged, not stored again')
+        break
+      case 'accepted':
+        stopTimer()
+        countAccepted(event!)
+        if (logger.isLevelEnabled('debug')) logger.debug(context, 'event accepted')
+        break
+    }
+    res.writeHead(200, RECEIVED_HEADERS).end(RECEIVED)
+  }
+
+  const refuse = createRefusal(metrics, logger)
+  return (req, res) => {
+    handle(req, res).catch((error: unknown) => refuse(req, res, error))
+  }
+}
+
+/**
+ * Answers a refused webhook from the receiver's one error table (`toErrorAnswer`), counts it under the table's
+ * reason and logs it when it is ours (5xx, throttled), as the app's error handler does for every other route.
+ */
+function createRefusal(metrics: ReceiverMetrics, logger: Logger) {
+  const logServerError = createServerErrorLog({ logger })
+  return (req: IncomingMessage, res: ServerResponse, error: unknown): void => {
+    metrics.rejected.inc({ reason: errorRuleOf(error, RECEIVER_ERRORS)?.reason ?? 'other' })
+    const answer = toErrorAnswer(error, RECEIVER_ERRORS)
+    logServerError(error, answer, { method: req.method, path: (req.url ?? '').split('?')[0] as string })
+    const body = JSON.stringify(answer.body)
+    res
+      .writeHead(answer.status, {
+        ...answer.headers,
+        'content-type': JSON_TYPE,
+        'content-length': String(Buffer.byteLength(body)),
+      })
+      .end(body)
+  }
+}

@@ -1,0 +1,57 @@
+import type { Logger } from '@pf/service-kit'
+import type { WebhookHandlers } from '@pf/schemas'
+import type { WorkerMetrics } from '../metrics'
+import { consumeEvents, type EventConsumer, type EventConsumerOptions } from '../queue'
+import { dispatchEvent } from './dispatch-event'
+
+export type WebhookWorkerOptions = Omit<EventConsumerOptions, 'process' | 'onFailed'> & {
+  handlers: WebhookHandlers
+  metrics: WorkerMetrics
+}
+
+/**
+ * The webhook worker: each stored event is validated and dispatched to the handler of its kind
+ * (`dispatchEvent`), counted and timed, its failures logged (a retry at warn, a dead letter at error). Handlers
+ * get `context.once` for effects that must happen once (`createOnce`); retries, locks and the dead letters are
+ * the queue's (`consumeEvents`).
+ */
+export function createWebhookWorker({
+  handlers,
+  logger,
+  metrics,
+  ...queue
+}: WebhookWorkerOptions): EventConsumer {
+  const { processed, handlerSeconds: duration } = metrics
+  return consumeEvents({
+    ...queue,
+    logger,
+    async process(job) {
+      let bound: Logger | undefined
+      const context = {
+        jobId: job.jobId,
+        attempt: job.attempt,
+        maxAttempts: job.maxAttempts,
+        // Both made on first use: a pino child costs more than a no-op handler, and most handlers never log.
+        get logger() {
+          return (bound ??= logger.child({ event: job.name, webhookId: job.webhookId, jobId: job.jobId }))
+        },
+        get once() {
+          return job.once
+        },
+      }
+      const stopTimer = duration.startTimer({ event: job.name })
+      try {
+        const outcome = await dispatchEvent(job.data, handlers, context)
+        processed.inc({ event: job.name, outcome: outcome === 'handled' ? 'handled' : 'no_handler' })
+      } finally {
+        stopTimer()
+      }
+    },
+    onFailed({ name, jobId, webhookId, attempt, dead }, error) {
+      processed.inc({ event: name, outcome: dead ? 'dead_letter' : 'retry' })
+      const fields = { event: name, webhookId, jobId, attempt, err: error }
+      if (dead) logger.error(fields, 'handler failed for good: job is in the dead letters')
+      else logger.warn(fields, 'handler failed: will retry')
+    },
+  })
+}

@@ -1,0 +1,78 @@
+import { withTimeout } from '@pf/service-kit'
+import type { DeadLettersConfig } from '../config'
+import { describeRedisTarget, openDeadLetterQueue } from '../queue'
+import { listDeadLetters, replayDeadLetters, type DeadLetter, type StillInvalid } from './dead-letters'
+
+const USAGE = `usage: pf-dead-letters list [--json]
+       pf-dead-letters replay <webhookId|jobId> [--json]
+       pf-dead-letters replay --all [--json]
+Lists, and hands back to the worker, the events no handler has taken: jobs whose handler failed for good
+(reason handler_failed) and events quarantined at the door (invalid_data, stale, future). replay validates each
+again and hands on what passes, whatever its age; what still fails stays, with its errors.
+Reads REDIS_URL (or REDIS_SENTINELS, REDIS_CLUSTER_NODES), WEBHOOK_QUEUE_PREFIX and the WEBHOOK_JOB_* / WEBHOOK_KEEP_*
+settings like the receiver and the worker; gives up when Redis does not answer within DEAD_LETTERS_TIMEOUT_MS
+(default 10000).`
+
+function print(letters: DeadLetter[], json: boolean): void {
+  if (json) {
+    process.stdout.write(`${JSON.stringify(letters, null, 2)}\n`)
+    return
+  }
+  if (letters.length === 0) {
+    process.stdout.write('no dead letters\n')
+    return
+  }
+  console.table(letters)
+}
+
+function printReplay({ replayed, stillInvalid }: { replayed: DeadLetter[]; stillInvalid: StillInvalid[] }) {
+  process.stdout.write(`replayed ${replayed.length} dead letter(s)\n`)
+  if (replayed.length > 0) console.table(replayed)
+  for (const letter of stillInvalid)
+    process.stdout.write(`still invalid, kept: ${letter.jobId} (${letter.webhookId}): ${letter.errors}\n`)
+}
+
+/**
+ * `pf-dead-letters list|replay`, from its arguments and the settings `loadConfig` reads; prints what it found or
+ * did, and exits 2 with the usage for a wrong command line.
+ */
+export async function deadLettersCommand(args: string[], loadConfig: () => DeadLettersConfig): Promise<void> {
+  const [command, argument, ...rest] = args
+  const json = [argument, ...rest].includes('--json')
+  if (command !== 'list' && command !== 'replay') {
+    process.stderr.write(`${USAGE}\n`)
+    process.exit(2)
+  }
+  if (command === 'replay' && (argument === undefined || argument === '--json')) {
+    process.stderr.write(`pf-dead-letters: say which one to replay, or --all\n${USAGE}\n`)
+    process.exit(2)
+  }
+  const config = loadConfig()
+  const { queue, close } = openDeadLetterQueue(config)
+  const withRedis = <T>(work: Promise<T>) =>
+    withTimeout(
+      work,
+      config.timeoutMs,
+      `reaching Redis at ${describeRedisTarget(config.redis)} (prefix ${config.queuePrefix})`,
+    )
+  try {
+    if (command === 'list') {
+      print(await withRedis(listDeadLetters(queue)), json)
+    } else {
+      const one = argument === '--all' ? undefined : argument
+      const report = await withRedis(replayDeadLetters(queue, one))
+      if (one !== undefined && report.replayed.length === 0) {
+        const [invalid] = report.stillInvalid
+        throw new Error(
+          invalid
+            ? `${one} still fails validation, kept: ${invalid.errors}`
+            : `no dead letter with id ${one}`,
+        )
+      }
+      if (json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`)
+      else printReplay(report)
+    }
+  } finally {
+    close()
+  }
+}
