@@ -131,7 +131,7 @@ function matchOf(
 
 /**
  * The answer of a screening from its name hits, the same whichever search found them: each party once (an
- * `EntryGroups` group) by its best name (the first in list order on a tie), the best `limit` by score, then the fewest parts of
+ * `EntryGroups` group) by its best name (one met as written, then the first in list order on a tie), the best `limit` by score, then the fewest parts of
  * the matched name (at 100, "SADDAM HUSSEIN" is the party of that name before "ALI SADDAM HUSSEIN"), then
  * entry name, then list order, each with the explanation of its score and the lists it is on.
  */
@@ -142,8 +142,14 @@ export function rankHits(
   names: ListedNames,
   rules: ScreeningRules,
 ): Screening {
-  // A party's best name: the highest score, then the first name in list order, then the first query form.
-  const order = (x: NameHit, y: NameHit) => y.score - x.score || x.name - y.name || x.form - y.form
+  // A party's best name: the highest score, then one met as written, then the first in list order, then the
+  // first query form.
+  const crossed = (hit: NameHit) => {
+    const form = forms[hit.form] as QueryForm
+    return form.transliterated || form.skeletal || names.transliterated(hit.name) ? 1 : 0
+  }
+  const order = (x: NameHit, y: NameHit) =>
+    y.score - x.score || crossed(x) - crossed(y) || x.name - y.name || x.form - y.form
   const best = new Map<number, NameHit>()
   for (const hit of hits) {
     const group = names.groups.group(hit.entry)
