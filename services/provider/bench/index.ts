@@ -1,10 +1,16 @@
 // `pnpm bench` for the provider's searches (in-process; the data comes from data/reference and the generator).
+import { benchAgreement } from './agreement.bench'
 import { benchCompanies } from './companies.bench'
 import { benchSanctions } from './sanctions.bench'
 import { benchScripts } from './scripts.bench'
 
 async function main() {
-  const rows = [...(await benchScripts()), ...benchSanctions(), ...benchCompanies()]
+  const rows = [
+    ...(await benchScripts()),
+    ...(await benchAgreement()),
+    ...benchSanctions(),
+    ...benchCompanies(),
+  ]
   console.log('\n@pf/provider benchmarks')
   console.table(rows)
 }
