@@ -2,6 +2,7 @@
 import { benchAgreement } from './agreement.bench'
 import { benchCompanies } from './companies.bench'
 import { benchSanctions } from './sanctions.bench'
+import { benchScale } from './scale.bench'
 import { benchScripts } from './scripts.bench'
 
 async function main() {
@@ -9,6 +10,7 @@ async function main() {
     ...(await benchScripts()),
     ...(await benchAgreement()),
     ...benchSanctions(),
+    ...(await benchScale()),
     ...benchCompanies(),
   ]
   console.log('\n@pf/provider benchmarks')

@@ -9,6 +9,7 @@ import { EntryGroups } from './entry-groups'
 import { JaroWinklerIndex } from './jaro-winkler-index'
 import { PartSimilarities } from './part-similarities'
 import { PartVocabulary } from './part-vocabulary'
+import { SkeletonVocabulary } from './skeleton-vocabulary'
 import { rankHits, type ListedNames, type NameHit, type SanctionMatch, type Screening } from './rank-hits'
 import { ScreeningRules, type ScreeningChoices } from './screening-rules'
 import { createBudget } from './search-budget'
@@ -58,6 +59,8 @@ export class SanctionsIndex implements ListedNames {
     private readonly partOffsets: Int32Array,
     private readonly partIds: Int32Array,
     private readonly wholeIndex: JaroWinklerIndex,
+    /** The skeletons of the parts of names written in an abjad only: what a Latin query's skeleton meets. */
+    private readonly abjadSkeletons: SkeletonVocabulary,
   ) {
     this.similarities = new PartSimilarities(vocabulary)
     this.candidateStamps = new Int32Array(wholes.length)
@@ -87,6 +90,7 @@ export class SanctionsIndex implements ListedNames {
       partOffsets,
       partIds,
       JaroWinklerIndex.build(rows.wholes, { acrossInitials: true }),
+      SkeletonVocabulary.build(vocabulary.parts, abjadParts(rows.flags, partOffsets, partIds)),
     )
   }
 
@@ -150,7 +154,7 @@ export class SanctionsIndex implements ListedNames {
   ): void {
     const { floor, threshold, tick, rules, hits } = search
     this.generation = (this.generation + 1) | 0
-    this.similarities.begin(form.prepared, form.skeletal)
+    this.similarities.begin(form.prepared, this.skeletonsOf(form))
     for (const candidate of this.candidates(form, floor, tick)) {
       tick()
       const entry = this.nameEntry[candidate] as number
@@ -170,6 +174,12 @@ export class SanctionsIndex implements ListedNames {
 
   partCount(name: number): number {
     return (this.partOffsets[name + 1] as number) - (this.partOffsets[name] as number)
+  }
+
+  /** The skeletons a skeletal form is compared with: only those of abjad names for a Latin query's skeleton. */
+  private skeletonsOf(form: QueryForm): SkeletonVocabulary | undefined {
+    if (!form.skeletal) return undefined
+    return form.abjadOnly ? this.abjadSkeletons : this.vocabulary.skeletons
   }
 
   /** `formsMeet` for a row's flags. */
@@ -201,7 +211,9 @@ export class SanctionsIndex implements ListedNames {
    * The names that may reach `floor`, each once: every name at threshold 0; else the holders of the vocabulary
    * parts similar enough to a query part, and the names whose whole is (their similarity kept for scoring).
    */
-  private candidates({ prepared: query, skeletal }: QueryForm, floor: number, tick: () => void): number[] {
+  private candidates(form: QueryForm, floor: number, tick: () => void): number[] {
+    const { prepared: query, skeletal } = form
+    const skeletons = this.skeletonsOf(form)
     const generation = this.generation
     const candidates: number[] = []
     const add = (name: number) => {
@@ -213,8 +225,8 @@ export class SanctionsIndex implements ListedNames {
     if (floor <= 0) for (let name = 0; name < this.wholes.length; name += 1) add(name)
     query.parts.forEach((part, i) => {
       const code = query.codes[i] as string
-      const { ids, similarities } = skeletal
-        ? this.vocabulary.skeletons.similarParts(part, code, floor, tick)
+      const { ids, similarities } = skeletons
+        ? skeletons.similarParts(part, code, floor, tick)
         : this.vocabulary.similarParts(part, code, floor, tick)
       for (let k = 0; k < ids.length; k += 1) {
         const id = ids[k] as number
@@ -237,4 +249,15 @@ export class SanctionsIndex implements ListedNames {
   private wholeSimilarity(name: number): number | undefined {
     return this.wholeStamps[name] === this.generation ? this.wholeValues[name] : undefined
   }
+}
+
+/** The vocabulary ids of the parts of rows written in an abjad (`ABJAD`). */
+function abjadParts(flags: Uint8Array, partOffsets: Int32Array, partIds: Int32Array): Set<number> {
+  const parts = new Set<number>()
+  flags.forEach((flag, row) => {
+    if ((flag & ABJAD) === 0) return
+    for (let k = partOffsets[row] as number; k < (partOffsets[row + 1] as number); k += 1)
+      parts.add(partIds[k] as number)
+  })
+  return parts
 }

@@ -20,12 +20,13 @@ export class SkeletonVocabulary {
     private readonly postings: Int32Array,
   ) {}
 
-  static build(parts: readonly string[]): SkeletonVocabulary {
+  /** `only`: the parts to hold (the others have no skeleton here): those of the names written in an abjad. */
+  static build(parts: readonly string[], only?: ReadonlySet<number>): SkeletonVocabulary {
     const skeletons: string[] = []
     const idOf = new Map<string, number>()
     const holders: number[][] = []
     const ofPart = Int32Array.from(parts, (part, partId) => {
-      const skeleton = consonantSkeleton(part)
+      const skeleton = !only || only.has(partId) ? consonantSkeleton(part) : ''
       if (skeleton === '') return -1
       let id = idOf.get(skeleton)
       if (id === undefined) {
