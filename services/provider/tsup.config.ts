@@ -7,4 +7,6 @@ export default defineConfig({
   clean: true,
   sourcemap: true,
   target: 'node20',
+  // An ES module only (the transliteration tables): bundled, so the CommonJS build needs no require(esm).
+  noExternal: ['any-ascii'],
 })

@@ -120,6 +120,7 @@ describe('one folding for every alphabet, and hits that explain themselves', () 
         { query: 'VLADIMR', listed: 'VLADIMIR', score: expect.any(Number) },
         { query: 'PUTIN', listed: 'PUTIN', score: 100 },
       ],
+      matchedForm: 'original',
     })
   })
 })

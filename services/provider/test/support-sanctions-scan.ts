@@ -1,8 +1,16 @@
 import { listedNames } from '../src/datasets/listed-names'
 import type { ListedName, SanctionEntry } from '../src/datasets/records'
-import { explainScore, scoreName, type ScoreExplanation } from '../src/matching/name-score'
+import {
+  explainForm,
+  formsMeet,
+  listedForms,
+  queryForms,
+  scoreForm,
+  type ListedForm,
+  type QueryForm,
+} from '../src/matching/name-forms'
+import type { ScoreExplanation } from '../src/matching/name-score'
 import { namePenalty } from '../src/matching/name-weight'
-import { prepareListedName, prepareQueryName, type PreparedName } from '../src/matching/prepare-name'
 import { EntryGroups } from '../src/screening/entry-groups'
 import {
   rankHits,
@@ -23,7 +31,8 @@ export class SanctionsScan implements ListedNames {
   private constructor(
     readonly entries: readonly SanctionEntry[],
     readonly groups: EntryGroups,
-    private readonly names: { entry: number; listed: ListedName; prepared: PreparedName }[],
+    /** Every form of every name (`listedForms`), in the index's row order. */
+    private readonly names: { entry: number; listed: ListedName; form: ListedForm }[],
   ) {}
 
   static build(entries: readonly SanctionEntry[]): SanctionsScan {
@@ -31,11 +40,9 @@ export class SanctionsScan implements ListedNames {
       entries,
       EntryGroups.build(entries),
       entries.flatMap((entry, index) =>
-        listedNames(entry).map((listed) => ({
-          entry: index,
-          listed,
-          prepared: prepareListedName(listed.name),
-        })),
+        listedNames(entry).flatMap((listed) =>
+          listedForms(listed.name, listed.script).map((form) => ({ entry: index, listed, form })),
+        ),
       ),
     )
   }
@@ -48,8 +55,16 @@ export class SanctionsScan implements ListedNames {
     return this.names[name]!.listed
   }
 
-  explain(query: PreparedName, name: number): ScoreExplanation {
-    return explainScore(query, this.names[name]!.prepared)
+  explain(form: QueryForm, _formIndex: number, name: number): ScoreExplanation {
+    return explainForm(form, this.names[name]!.form.prepared)
+  }
+
+  partCount(name: number): number {
+    return this.names[name]!.form.prepared.parts.length
+  }
+
+  transliterated(name: number): boolean {
+    return this.names[name]!.form.transliterated
   }
 
   /** The best `limit` entries reaching the threshold, best first. */
@@ -59,15 +74,18 @@ export class SanctionsScan implements ListedNames {
 
   /** `search`, and how many parties reached the threshold in all (more than `limit` means it was cut). */
   screen({ name, threshold, limit, deadline: _deadline, ...choices }: SanctionsQuery): Screening {
-    const query = prepareQueryName(name)
+    const forms = queryForms(name)
     const rules = new ScreeningRules(this.entries, choices)
     const hits: NameHit[] = []
     this.names.forEach((listed, id) => {
       if (!rules.allows(listed.entry)) return
-      const raw = scoreName(query, listed.prepared)
-      const score = Math.max(0, raw - namePenalty(listed.listed.kind) - rules.birthPenalty(listed.entry))
-      if (score >= threshold) hits.push({ name: id, entry: listed.entry, score })
+      forms.forEach((form, formIndex) => {
+        if (!formsMeet(form, listed.form)) return
+        const raw = scoreForm(form, listed.form)
+        const score = Math.max(0, raw - namePenalty(listed.listed.kind) - rules.birthPenalty(listed.entry))
+        if (score >= threshold) hits.push({ name: id, entry: listed.entry, score, form: formIndex })
+      })
     })
-    return rankHits(hits, query, limit, this, rules)
+    return rankHits(hits, forms, limit, this, rules)
   }
 }

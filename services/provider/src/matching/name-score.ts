@@ -81,6 +81,8 @@ export function combinedScore(partsMean: number, whole: number): number {
  * "PUTIN VLADIMIR" against "TURIN, Vladimir" at 92).
  */
 export function wholeSimilarity(query: string, listed: string): number {
+  // Consonant skeletons have no whole-name form (`skeletonName`).
+  if (query === '' || listed === '') return 0
   return jaroWinkler(query, listed)
 }
 

@@ -1,5 +1,6 @@
 import type { PreparedName } from '../matching/prepare-name'
 import type { PartVocabulary } from './part-vocabulary'
+import type { SkeletonVocabulary } from './skeleton-vocabulary'
 
 /** Part similarities of one query part, by vocabulary id, valid where `stamps` holds the search's number. */
 interface SimilarityCache {
@@ -16,13 +17,16 @@ export class PartSimilarities {
   private generation = 0
   private readonly caches: SimilarityCache[] = []
   private query: PreparedName = { whole: '', parts: [], codes: [] }
+  /** The skeletons this search compares, when it compares consonant skeletons. */
+  private skeletons: SkeletonVocabulary | undefined
 
   constructor(private readonly vocabulary: PartVocabulary) {}
 
-  /** Starts the search of `query`: what earlier searches kept no longer counts. */
-  begin(query: PreparedName): void {
+  /** Starts the search of `query` (compared with `skeletons` when it is a skeleton): what earlier searches kept no longer counts. */
+  begin(query: PreparedName, skeletons?: SkeletonVocabulary): void {
     this.generation = (this.generation + 1) | 0
     this.query = query
+    this.skeletons = skeletons
     const size = this.vocabulary.size
     query.parts.forEach(
       (_, i) => (this.caches[i] ??= { values: new Float64Array(size), stamps: new Int32Array(size) }),
@@ -39,10 +43,15 @@ export class PartSimilarities {
   /** `partSimilarity` of query part `i` and vocabulary part `id`, from this search's cache when it has it. */
   get(i: number, id: number): number {
     const part = this.query.parts[i] as string
-    if (this.vocabulary.initials[id] !== part.charCodeAt(0)) return 0
+    const skeletons = this.skeletons
+    const initial = skeletons ? skeletons.initial(id) : this.vocabulary.initials[id]
+    if (initial !== part.charCodeAt(0)) return 0
     const cache = this.caches[i] as SimilarityCache
     if (cache.stamps[id] === this.generation) return cache.values[id] as number
-    const similarity = this.vocabulary.similarity(part, this.query.codes[i] as string, id)
+    const code = this.query.codes[i] as string
+    const similarity = skeletons
+      ? skeletons.similarity(part, code, id)
+      : this.vocabulary.similarity(part, code, id)
     cache.values[id] = similarity
     cache.stamps[id] = this.generation
     return similarity

@@ -1,6 +1,7 @@
 import { JaroWinklerIndex } from './jaro-winkler-index'
 import { partSimilarity, soundAdjusted } from '../matching/name-score'
 import { soundex } from '../matching/soundex'
+import { SkeletonVocabulary } from './skeleton-vocabulary'
 
 /** Answers of `similarParts` kept per vocabulary by default (least recently used first out). */
 export const PART_CACHE_SIZE = 4096
@@ -28,6 +29,8 @@ export class PartVocabulary {
     private readonly index: JaroWinklerIndex,
     private readonly postingOffsets: Int32Array,
     private readonly postings: Int32Array,
+    /** The parts' consonant skeletons, for skeletal query forms (Arabic, Hebrew). */
+    readonly skeletons: SkeletonVocabulary,
   ) {}
 
   /**
@@ -72,6 +75,7 @@ export class PartVocabulary {
       JaroWinklerIndex.build(parts),
       postingOffsets,
       postings,
+      SkeletonVocabulary.build(parts),
     )
     return { vocabulary, partOffsets, partIds: Int32Array.from(ids) }
   }

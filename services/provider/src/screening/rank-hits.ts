@@ -1,8 +1,8 @@
 import type { ListedName, SanctionEntry } from '../datasets/records'
 import { BIRTH_YEAR_MISMATCH_POINTS } from '../matching/birth-year'
+import type { QueryForm } from '../matching/name-forms'
 import type { ScoreExplanation } from '../matching/name-score'
 import { WEAK_ALIAS_POINTS } from '../matching/name-weight'
-import type { PreparedName } from '../matching/prepare-name'
 import type { EntryGroups } from './entry-groups'
 import type { ScreeningRules } from './screening-rules'
 
@@ -20,6 +20,13 @@ export interface HitExplanation extends ScoreExplanation {
   /** The name's score before `adjustments`, when there are some. */
   nameScore?: number
   adjustments?: ScoreAdjustment[]
+  /**
+   * Which forms met: both names as written (`original`), or a Latin spelling of either one (`transliterated`,
+   * `toLatin`); the `parts` are those of the forms that met.
+   */
+  matchedForm: 'original' | 'transliterated'
+  /** `consonant-skeleton` when the forms were compared without vowels (Arabic, Hebrew: `consonantSkeleton`). */
+  comparedAs?: 'consonant-skeleton'
 }
 
 /** A list a hit's party is on, with its id there (`version` added by the search engine). */
@@ -49,6 +56,8 @@ export interface NameHit {
   name: number
   entry: number
   score: number
+  /** The query form (`queryForms`) it was found by. */
+  form: number
 }
 
 /** What ranking needs to know of the listed names, whichever search found them. */
@@ -58,17 +67,22 @@ export interface ListedNames {
   display(name: number): string
   /** The name's kind, quality and script. */
   listed(name: number): ListedName
-  /** Why name `name` scored what it did for `query` (`explainScore`). */
-  explain(query: PreparedName, name: number): ScoreExplanation
+  /** Why name `name` scored what it did for query form `formIndex` (`explainForm`). */
+  explain(form: QueryForm, formIndex: number, name: number): ScoreExplanation
+  /** Whether name `name` is a Latin spelling of a name written in another script. */
+  transliterated(name: number): boolean
+  /** How many parts name `name` has: of two names scoring alike, the one with fewer says less beside the query. */
+  partCount(name: number): number
 }
 
 function explainHit(
   hit: NameHit,
-  query: PreparedName,
+  forms: readonly QueryForm[],
   names: ListedNames,
   rules: ScreeningRules,
 ): HitExplanation {
-  const explanation: HitExplanation = names.explain(query, hit.name)
+  const form = forms[hit.form] as QueryForm
+  const explanation = names.explain(form, hit.form, hit.name)
   const entry = names.entries[hit.entry] as SanctionEntry
   const { name: _name, ...detail } = names.listed(hit.name)
   const adjustments: ScoreAdjustment[] = []
@@ -87,6 +101,8 @@ function explainHit(
   return {
     ...explanation,
     score: hit.score,
+    matchedForm: form.transliterated || names.transliterated(hit.name) ? 'transliterated' : 'original',
+    ...(form.skeletal ? { comparedAs: 'consonant-skeleton' as const } : {}),
     ...(entry.names ? { name: detail } : {}),
     ...(adjustments.length > 0 ? { nameScore: explanation.score, adjustments } : {}),
   }
@@ -94,7 +110,7 @@ function explainHit(
 
 function matchOf(
   hit: NameHit,
-  query: PreparedName,
+  forms: readonly QueryForm[],
   names: ListedNames,
   rules: ScreeningRules,
 ): SanctionMatch {
@@ -108,37 +124,48 @@ function matchOf(
     ...entry,
     score: hit.score,
     matchedName: names.display(hit.name),
-    explanation: explainHit(hit, query, names, rules),
+    explanation: explainHit(hit, forms, names, rules),
     lists,
   }
 }
 
 /**
  * The answer of a screening from its name hits, the same whichever search found them: each party once (an
- * `EntryGroups` group) by its best name (the first in list order on a tie), the best `limit` by score, then
+ * `EntryGroups` group) by its best name (one met as written, then the first in list order on a tie), the best `limit` by score, then the fewest parts of
+ * the matched name (at 100, "SADDAM HUSSEIN" is the party of that name before "ALI SADDAM HUSSEIN"), then
  * entry name, then list order, each with the explanation of its score and the lists it is on.
  */
 export function rankHits(
   hits: readonly NameHit[],
-  query: PreparedName,
+  forms: readonly QueryForm[],
   limit: number,
   names: ListedNames,
   rules: ScreeningRules,
 ): Screening {
+  // A party's best name: the highest score, then one met as written, then the first in list order, then the
+  // first query form.
+  const crossed = (hit: NameHit) => {
+    const form = forms[hit.form] as QueryForm
+    return form.transliterated || form.skeletal || names.transliterated(hit.name) ? 1 : 0
+  }
+  const order = (x: NameHit, y: NameHit) =>
+    y.score - x.score || crossed(x) - crossed(y) || x.name - y.name || x.form - y.form
   const best = new Map<number, NameHit>()
   for (const hit of hits) {
     const group = names.groups.group(hit.entry)
     const current = best.get(group)
-    if (!current || hit.score > current.score || (hit.score === current.score && hit.name < current.name))
-      best.set(group, hit)
+    if (!current || order(hit, current) < 0) best.set(group, hit)
   }
-  const order = (x: NameHit, y: NameHit) =>
+  const ranking = (x: NameHit, y: NameHit) =>
     y.score - x.score ||
+    names.partCount(x.name) - names.partCount(y.name) ||
     (names.entries[x.entry] as SanctionEntry).name.localeCompare(
       (names.entries[y.entry] as SanctionEntry).name,
     ) ||
     x.entry - y.entry
-  const matches = selectTop([...best.values()], limit, order).map((hit) => matchOf(hit, query, names, rules))
+  const matches = selectTop([...best.values()], limit, ranking).map((hit) =>
+    matchOf(hit, forms, names, rules),
+  )
   return { matches, total: best.size }
 }
 /** The first `k` items in `order`, sorted, without sorting all of them (a bounded max-heap of the best k). */

@@ -1,13 +1,15 @@
 import { listedNames } from '../datasets/listed-names'
 import type { ListedName, SanctionEntry } from '../datasets/records'
 import { BOUND_SLACK } from '../matching/jaro-winkler-bound'
+import { explainForm, formsMeet, queryForms, type QueryForm } from '../matching/name-forms'
 import { combinedScore, explainScore } from '../matching/name-score'
-import { namePenalty } from '../matching/name-weight'
-import { prepareListedName, prepareQueryName, type PreparedName } from '../matching/prepare-name'
+import type { PreparedName } from '../matching/prepare-name'
+import { ABJAD, buildIndexRows, TRANSLITERATED } from './index-rows'
 import { EntryGroups } from './entry-groups'
 import { JaroWinklerIndex } from './jaro-winkler-index'
 import { PartSimilarities } from './part-similarities'
 import { PartVocabulary } from './part-vocabulary'
+import { SkeletonVocabulary } from './skeleton-vocabulary'
 import { rankHits, type ListedNames, type NameHit, type SanctionMatch, type Screening } from './rank-hits'
 import { ScreeningRules, type ScreeningChoices } from './screening-rules'
 import { createBudget } from './search-budget'
@@ -39,25 +41,32 @@ export class SanctionsIndex implements ListedNames {
   private readonly candidateStamps: Int32Array
   private readonly wholeStamps: Int32Array
   private readonly wholeValues: Float64Array
+  /** Whether some names are written in Arabic or Hebrew (a Latin query's skeleton form has something to meet). */
+  private readonly hasAbjad: boolean
 
   private constructor(
     readonly entries: readonly SanctionEntry[],
-    /** Entry of each name, and which of its names it is (−1: the entry's name, k: its alias k). */
+    /** Entry of each row (a form of a name, `buildIndexRows`), and which of its names it is a form of. */
     private readonly nameEntry: Int32Array,
     private readonly nameAlias: Int32Array,
-    /** Points a match on each name loses for its kind (`namePenalty`). */
+    /** Points a match on each row loses for its name's kind (`namePenalty`). */
     private readonly namePoints: Uint8Array,
+    /** `TRANSLITERATED` and `ABJAD` bits of each row. */
+    private readonly nameFlags: Uint8Array,
     readonly groups: EntryGroups,
     private readonly wholes: readonly string[],
     private readonly vocabulary: PartVocabulary,
     private readonly partOffsets: Int32Array,
     private readonly partIds: Int32Array,
     private readonly wholeIndex: JaroWinklerIndex,
+    /** The skeletons of the parts of names written in an abjad only: what a Latin query's skeleton meets. */
+    private readonly abjadSkeletons: SkeletonVocabulary,
   ) {
     this.similarities = new PartSimilarities(vocabulary)
     this.candidateStamps = new Int32Array(wholes.length)
     this.wholeStamps = new Int32Array(wholes.length)
     this.wholeValues = new Float64Array(wholes.length)
+    this.hasAbjad = nameFlags.some((flags) => (flags & ABJAD) !== 0)
   }
 
   /** `partCacheSize`: query parts whose similar vocabulary parts are kept (`PART_CACHE_SIZE`; 0: none). */
@@ -65,33 +74,23 @@ export class SanctionsIndex implements ListedNames {
     entries: readonly SanctionEntry[],
     { partCacheSize }: { partCacheSize?: number } = {},
   ): SanctionsIndex {
-    const nameEntry: number[] = []
-    const nameAlias: number[] = []
-    const namePoints: number[] = []
-    const wholes: string[] = []
-    const parts: string[][] = []
-    entries.forEach((entry, index) => {
-      listedNames(entry).forEach(({ name, kind }, alias) => {
-        const prepared = prepareListedName(name)
-        nameEntry.push(index)
-        nameAlias.push(alias - 1)
-        namePoints.push(namePenalty(kind))
-        wholes.push(prepared.whole)
-        parts.push(prepared.parts)
-      })
+    const rows = buildIndexRows(entries)
+    const { vocabulary, partOffsets, partIds } = PartVocabulary.build(rows.parts, {
+      cacheSize: partCacheSize,
     })
-    const { vocabulary, partOffsets, partIds } = PartVocabulary.build(parts, { cacheSize: partCacheSize })
     return new SanctionsIndex(
       entries,
-      Int32Array.from(nameEntry),
-      Int32Array.from(nameAlias),
-      Uint8Array.from(namePoints),
+      rows.entry,
+      rows.alias,
+      rows.points,
+      rows.flags,
       EntryGroups.build(entries),
-      wholes,
+      rows.wholes,
       vocabulary,
       partOffsets,
       partIds,
-      JaroWinklerIndex.build(wholes, { acrossInitials: true }),
+      JaroWinklerIndex.build(rows.wholes, { acrossInitials: true }),
+      SkeletonVocabulary.build(vocabulary.parts, abjadParts(rows.flags, partOffsets, partIds)),
     )
   }
 
@@ -129,23 +128,37 @@ export class SanctionsIndex implements ListedNames {
   }
 
   /**
-   * `search`, and how many parties reached the threshold in all (more than `limit` means it was cut). A name's
-   * score loses its kind's points (a weak alias) and its entry's birth-year points, so it is never above the
-   * score the candidates were found for: the candidates stay every name that may reach the threshold.
+   * `search`, and how many parties reached the threshold in all (more than `limit` means it was cut). Each of
+   * the query's forms (`queryForms`) is searched; a name's score loses its kind's points (a weak alias) and its
+   * entry's birth-year points, so it is never above the score the candidates were found for: the candidates stay
+   * every name that may reach the threshold.
    */
   screen({ name, threshold, limit, deadline, ...choices }: SanctionsQuery): Screening {
-    const query = prepareQueryName(name)
+    const forms = queryForms(name).filter((form) => !form.abjadOnly || this.hasAbjad)
     const tick = createBudget(deadline)
     // Scores are rounded to whole points: a name at 84.5 already scores 85.
     const floor = (threshold - 0.5) / 100 - BOUND_SLACK
-    this.generation = (this.generation + 1) | 0
-    this.similarities.begin(query)
-    const candidates = this.candidates(query, floor, tick)
     const rules = new ScreeningRules(this.entries, choices)
     const hits: NameHit[] = []
-    for (const candidate of candidates) {
+    // The name as written last: `explain` reuses the similarities of that search.
+    for (let form = forms.length - 1; form >= 0; form -= 1)
+      this.searchForm(forms[form] as QueryForm, form, { floor, threshold, tick, rules, hits })
+    return rankHits(hits, forms, limit, this, rules)
+  }
+
+  /** The rows reaching the threshold for one query form, added to `hits`. */
+  private searchForm(
+    form: QueryForm,
+    formIndex: number,
+    search: { floor: number; threshold: number; tick: () => void; rules: ScreeningRules; hits: NameHit[] },
+  ): void {
+    const { floor, threshold, tick, rules, hits } = search
+    this.generation = (this.generation + 1) | 0
+    this.similarities.begin(form.prepared, this.skeletonsOf(form))
+    for (const candidate of this.candidates(form, floor, tick)) {
       tick()
       const entry = this.nameEntry[candidate] as number
+      if (!this.formsMeet(form, this.nameFlags[candidate] as number)) continue
       if (!rules.allows(entry)) continue
       const parts = this.similarities.partsMean(
         this.partIds,
@@ -155,16 +168,39 @@ export class SanctionsIndex implements ListedNames {
       )
       const raw = combinedScore(parts, this.wholeSimilarity(candidate) ?? 0)
       const score = Math.max(0, raw - (this.namePoints[candidate] as number) - rules.birthPenalty(entry))
-      if (score >= threshold) hits.push({ name: candidate, entry, score })
+      if (score >= threshold) hits.push({ name: candidate, entry, score, form: formIndex })
     }
-    return rankHits(hits, query, limit, this, rules)
   }
 
-  /** Why `name` scored what it did: the similarities this search computed, reused (none computed twice). */
-  explain(prepared: PreparedName, name: number) {
+  partCount(name: number): number {
+    return (this.partOffsets[name + 1] as number) - (this.partOffsets[name] as number)
+  }
+
+  /** The skeletons a skeletal form is compared with: only those of abjad names for a Latin query's skeleton. */
+  private skeletonsOf(form: QueryForm): SkeletonVocabulary | undefined {
+    if (!form.skeletal) return undefined
+    return form.abjadOnly ? this.abjadSkeletons : this.vocabulary.skeletons
+  }
+
+  /** `formsMeet` for a row's flags. */
+  private formsMeet(form: QueryForm, flags: number): boolean {
+    return formsMeet(form, { abjad: (flags & ABJAD) !== 0, transliterated: (flags & TRANSLITERATED) !== 0 })
+  }
+
+  /** Whether row `name` is a Latin spelling of a name written in another script. */
+  transliterated(name: number): boolean {
+    return ((this.nameFlags[name] as number) & TRANSLITERATED) !== 0
+  }
+
+  /**
+   * Why `name` scored what it did for query form `formIndex`: for the name as written (searched last), the
+   * similarities this search computed, reused (none computed twice); for another form, computed anew.
+   */
+  explain(form: QueryForm, formIndex: number, name: number) {
+    if (formIndex !== 0) return explainForm(form, this.prepared(name))
     const from = this.partOffsets[name] as number
     return explainScore(
-      prepared,
+      form.prepared,
       this.prepared(name),
       (i, j) => this.similarities.get(i, this.partIds[from + j] as number),
       this.wholeSimilarity(name),
@@ -175,7 +211,9 @@ export class SanctionsIndex implements ListedNames {
    * The names that may reach `floor`, each once: every name at threshold 0; else the holders of the vocabulary
    * parts similar enough to a query part, and the names whose whole is (their similarity kept for scoring).
    */
-  private candidates(query: PreparedName, floor: number, tick: () => void): number[] {
+  private candidates(form: QueryForm, floor: number, tick: () => void): number[] {
+    const { prepared: query, skeletal } = form
+    const skeletons = this.skeletonsOf(form)
     const generation = this.generation
     const candidates: number[] = []
     const add = (name: number) => {
@@ -186,7 +224,10 @@ export class SanctionsIndex implements ListedNames {
     // Threshold 0: every name scores at least that.
     if (floor <= 0) for (let name = 0; name < this.wholes.length; name += 1) add(name)
     query.parts.forEach((part, i) => {
-      const { ids, similarities } = this.vocabulary.similarParts(part, query.codes[i] as string, floor, tick)
+      const code = query.codes[i] as string
+      const { ids, similarities } = skeletons
+        ? skeletons.similarParts(part, code, floor, tick)
+        : this.vocabulary.similarParts(part, code, floor, tick)
       for (let k = 0; k < ids.length; k += 1) {
         const id = ids[k] as number
         const similarity = similarities[k] as number
@@ -199,7 +240,8 @@ export class SanctionsIndex implements ListedNames {
       this.wholeValues[name] = similarity
       add(name)
     }
-    this.wholeIndex.forEachAtLeast(query.whole, floor, false, visitWhole, tick)
+    // Skeletons have no whole-name form.
+    if (!skeletal) this.wholeIndex.forEachAtLeast(query.whole, floor, false, visitWhole, tick)
     return candidates
   }
 
@@ -207,4 +249,15 @@ export class SanctionsIndex implements ListedNames {
   private wholeSimilarity(name: number): number | undefined {
     return this.wholeStamps[name] === this.generation ? this.wholeValues[name] : undefined
   }
+}
+
+/** The vocabulary ids of the parts of rows written in an abjad (`ABJAD`). */
+function abjadParts(flags: Uint8Array, partOffsets: Int32Array, partIds: Int32Array): Set<number> {
+  const parts = new Set<number>()
+  flags.forEach((flag, row) => {
+    if ((flag & ABJAD) === 0) return
+    for (let k = partOffsets[row] as number; k < (partOffsets[row + 1] as number); k += 1)
+      parts.add(partIds[k] as number)
+  })
+  return parts
 }
