@@ -1,4 +1,4 @@
-import { execFileSync, spawn } from 'node:child_process'
+import { execFileSync, spawn, spawnSync } from 'node:child_process'
 import { once } from 'node:events'
 import { mkdirSync, mkdtempSync, utimesSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -12,10 +12,43 @@ const root = join(__dirname, '..')
 
 describe('pnpm start arguments', () => {
   it('reads --idp with or without the `--` that pnpm 10 hands on', () => {
-    expect(parseSandboxArgs(['--idp', 'tenant'])).toEqual({ idp: ['tenant'], ports: 'fixed' })
-    expect(parseSandboxArgs(['--', '--idp', 'tenant'])).toEqual({ idp: ['tenant'], ports: 'fixed' })
-    expect(parseSandboxArgs(['--idp=realm,tenant'])).toEqual({ idp: ['realm', 'tenant'], ports: 'fixed' })
-    expect(parseSandboxArgs([])).toEqual({ idp: ['realm'], ports: 'fixed' })
+    const defaults = { verbose: false, help: false }
+    expect(parseSandboxArgs(['--idp', 'tenant'])).toEqual({ idp: ['tenant'], ports: 'fixed', ...defaults })
+    expect(parseSandboxArgs(['--', '--idp', 'tenant'])).toEqual({
+      idp: ['tenant'],
+      ports: 'fixed',
+      ...defaults,
+    })
+    expect(parseSandboxArgs(['--idp=realm,tenant'])).toEqual({
+      idp: ['realm', 'tenant'],
+      ports: 'fixed',
+      ...defaults,
+    })
+    expect(parseSandboxArgs([])).toEqual({ idp: ['realm'], ports: 'fixed', ...defaults })
+    expect(parseSandboxArgs(['--handlers', 'h.ts', '--verbose', '--ports', 'ephemeral'])).toEqual({
+      idp: ['realm'],
+      ports: 'ephemeral',
+      handlers: 'h.ts',
+      verbose: true,
+      help: false,
+    })
+  })
+
+  it('pnpm start --help prints every option and exits 0; a wrong option prints the usage line, no stack', () => {
+    const help = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/sandbox/main.ts', '--', '--help'], {
+      cwd: root,
+      encoding: 'utf8',
+    })
+    expect(help.status).toBe(0)
+    for (const option of ['--ports fixed|ephemeral', '--handlers FILE', '--verbose', '--idp realm|tenant'])
+      expect(help.stdout).toContain(option)
+    const wrong = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/sandbox/main.ts', '--port', '1'], {
+      cwd: root,
+      encoding: 'utf8',
+    })
+    expect(wrong.status).toBe(1)
+    expect(wrong.stderr).toMatch(/^pnpm start: Unknown option '--port'\nusage: pnpm start /)
+    expect(wrong.stderr).not.toMatch(/\n\s+at /)
   })
 
   it('refuses an unknown style or flag with the usage line', () => {
