@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { startRedis, type RedisHandle } from '@pf/testkit/redis'
-import { staleBuild } from '../scripts/sandbox/build-if-changed'
+import { buildFilters, changedPackages } from '../scripts/sandbox/build-if-changed'
 import { parseSandboxArgs } from '../scripts/sandbox/parse-sandbox-args'
 
 const root = join(__dirname, '..')
@@ -59,35 +59,49 @@ describe('pnpm start arguments', () => {
   })
 })
 
-describe('pnpm start builds only when a source changed', () => {
+describe('pnpm start builds only what changed', () => {
   function workspace() {
     const dir = mkdtempSync(join(tmpdir(), 'pf-build-'))
-    for (const name of ['packages/a', 'services/b']) {
-      mkdirSync(join(dir, name, 'src'), { recursive: true })
-      mkdirSync(join(dir, name, 'dist'), { recursive: true })
-      for (const file of ['package.json', 'tsup.config.ts', 'src/index.ts', 'dist/index.js'])
-        writeFileSync(join(dir, name, file), '{}')
+    for (const [folder, name] of [
+      ['packages/a', '@pf/a'],
+      ['services/b', '@pf/b'],
+      ['services/c', '@pf/c'],
+    ] as const) {
+      mkdirSync(join(dir, folder, 'src'), { recursive: true })
+      mkdirSync(join(dir, folder, 'dist'), { recursive: true })
+      for (const file of ['tsup.config.ts', 'src/index.ts', 'dist/index.js'])
+        writeFileSync(join(dir, folder, file), '{}')
+      writeFileSync(join(dir, folder, 'package.json'), JSON.stringify({ name }))
+      for (const file of ['package.json', 'tsup.config.ts', 'src/index.ts']) at(dir, folder, file, 1000)
+      at(dir, folder, 'dist/index.js', 2000)
     }
-    const at = (name: string, file: string, seconds: number) =>
-      utimesSync(join(dir, name, file), seconds, seconds)
-    for (const name of ['packages/a', 'services/b']) {
-      for (const file of ['package.json', 'tsup.config.ts', 'src/index.ts']) at(name, file, 1000)
-      at(name, 'dist/index.js', 2000)
-    }
-    return { dir, at }
+    return dir
   }
+  const at = (dir: string, folder: string, file: string, seconds: number) =>
+    utimesSync(join(dir, folder, file), seconds, seconds)
 
-  it('is fresh when every dist is newer than every source', () => {
-    expect(staleBuild(workspace().dir)).toBeUndefined()
+  it('is fresh when every dist is newer than its sources', () => {
+    expect(changedPackages(workspace())).toEqual([])
   })
 
-  it('is stale when a library source is newer than a service dist, or a dist is missing', () => {
-    const { dir, at } = workspace()
-    at('packages/a', 'src/index.ts', 3000)
-    expect(staleBuild(dir)).toBe(join(dir, 'packages/a'))
-    const second = workspace()
-    execFileSync('rm', ['-r', join(second.dir, 'services/b/dist')])
-    expect(staleBuild(second.dir)).toBe(join(second.dir, 'services/b'))
+  it('a touched service file rebuilds that service alone, and the message names it and the file', () => {
+    const dir = workspace()
+    at(dir, 'services/b', 'src/index.ts', 3000)
+    const changed = changedPackages(dir)
+    expect(changed).toEqual([{ name: '@pf/b', dir: 'services/b', changed: 'services/b/src/index.ts' }])
+    expect(buildFilters(changed)).toEqual(['--filter', '...@pf/b'])
+  })
+
+  it('a touched library rebuilds it and what depends on it (pnpm --filter ...name); a missing dist is named', () => {
+    const dir = workspace()
+    at(dir, 'packages/a', 'src/index.ts', 3000)
+    execFileSync('rm', ['-r', join(dir, 'services/c/dist')])
+    const changed = changedPackages(dir)
+    expect(changed).toEqual([
+      { name: '@pf/a', dir: 'packages/a', changed: 'packages/a/src/index.ts' },
+      { name: '@pf/c', dir: 'services/c', changed: 'dist/ is missing' },
+    ])
+    expect(buildFilters(changed)).toEqual(['--filter', '...@pf/a', '--filter', '...@pf/c'])
   })
 })
 
