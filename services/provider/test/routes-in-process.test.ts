@@ -29,7 +29,9 @@ const { app } = createProvider(
     logger: createLogger({
       name: 'test',
       level: 'warn',
-      destination: { write: (line: string) => void logLines.push(JSON.parse(line) as (typeof logLines)[number]) },
+      destination: {
+        write: (line: string) => void logLines.push(JSON.parse(line) as (typeof logLines)[number]),
+      },
     }),
     registry: createMetricsRegistry('test'),
     s3: createS3Client({ endpoint: 'http://127.0.0.1:9', region: 'us-east-1' }),
