@@ -95,6 +95,18 @@ describe('the sandbox shows what happens', () => {
     expect(log).toContain(`"webhookId":"${webhookId}"`)
   })
 
+  it('shows every webhook the receiver refuses, with its status and reason', async () => {
+    const url = address('webhook receiver')
+    await pfSim('webhook', 'send', 'session.created', '--url', url, '--secret', 'not-the-secret')
+    expect(await until(/refused 401/)).toBe(
+      '[webhook receiver] refused 401 signature: invalid X-PF-Signature signature',
+    )
+    await pfSim('webhook', 'raw', '--url', url, '--secret', 'whsec_sandbox_secret', '--body', 'not json')
+    expect(await until(/refused 400/)).toBe(
+      '[webhook receiver] refused 400 invalid_json: request body is not valid JSON',
+    )
+  })
+
   it('fails a purchase.completed of item fail-me in the sandbox worker, and shows the failure', async () => {
     await pfSim(
       'webhook',
