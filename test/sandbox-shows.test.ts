@@ -95,6 +95,15 @@ describe('the sandbox shows what happens', () => {
     expect(log).toContain(`"webhookId":"${webhookId}"`)
   })
 
+  it('serves bull-board, read-only, at the address and with the token the banner prints', async () => {
+    const line = lines.find((l) => l.trimStart().startsWith('bull-board')) as string
+    const [, url, token] =
+      /(http:\S+\/admin\/queues) +user any, password (\S+) \(read-only\)/.exec(line) ?? []
+    const auth = { authorization: `Basic ${Buffer.from(`pf:${token}`).toString('base64')}` }
+    expect((await fetch(url as string, { headers: auth })).status).toBe(200)
+    expect((await fetch(url as string)).status).toBe(401)
+  })
+
   it('shows every webhook the receiver refuses, with its status and reason', async () => {
     const url = address('webhook receiver')
     await pfSim('webhook', 'send', 'session.created', '--url', url, '--secret', 'not-the-secret')

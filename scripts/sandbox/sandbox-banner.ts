@@ -16,6 +16,7 @@ pf sandbox is running (Ctrl-C stops everything)
 
   provider          ${urls.provider}   API key ${settings.apiKey}
   webhook receiver  ${urls.webhook}   secret ${settings.webhookSecret}
+  bull-board        ${urls.dashboard}   user any, password ${settings.dashboardToken} (read-only)
   webhook worker    ${urls.worker}/metrics   ${handlers ? `your handlers: ${handlers} (restarts when it changes)` : 'built-in handlers: events are logged'}; itemId fail-me fails
 ${exchanges.join('\n')}
   S3 (s3rver)       ${urls.s3}   bucket ${settings.bucket}, credentials S3RVER / S3RVER

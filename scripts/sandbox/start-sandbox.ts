@@ -56,6 +56,8 @@ export const SANDBOX = {
   clientId: 'pf-exchange',
   clientSecret: 'sandbox-exchange-secret',
   bucket: 'pf-deliveries',
+  /** bull-board's password (any user name), read-only as everywhere. */
+  dashboardToken: 'sandbox-dashboard-token',
 }
 
 /** Redis at `url`, or a private redis-server when nothing answers there and the binary exists. */
@@ -161,6 +163,7 @@ export async function startSandbox({
       ...queue,
       PORT: String(port(3001)),
       PF_WEBHOOK_SECRET: SANDBOX.webhookSecret,
+      QUEUE_DASHBOARD_TOKEN: SANDBOX.dashboardToken,
     })
     const workerEnv = (workerPort: number) => ({
       ...queue,
@@ -234,6 +237,7 @@ export async function startSandbox({
         provider: url(provider),
         webhook: `${url(receiver)}/webhooks/pf`,
         receiver: url(receiver),
+        dashboard: `${url(receiver)}/admin/queues`,
         worker: url(worker),
         exchanges,
         s3: s3.endpoint,
