@@ -1,4 +1,4 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process'
+import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
@@ -93,6 +93,14 @@ describe('the sandbox shows what happens', () => {
     expect(await until(/session\.ended wh_/)).toMatch(/sessionId=sess_test_1 reason=expired/)
     const log = readFileSync(join(root, '.sandbox', 'logs', 'webhook-worker.log'), 'utf8')
     expect(log).toContain(`"webhookId":"${webhookId}"`)
+  })
+
+  it('binds every service to 127.0.0.1 by default (it runs demo secrets)', () => {
+    for (const label of ['provider', 'webhook receiver', 'webhook worker', 'auth exchange']) {
+      const { port } = new URL(address(label))
+      const listening = spawnSync('ss', ['-ltnH', `sport = :${port}`], { encoding: 'utf8' }).stdout
+      expect(listening).toMatch(new RegExp(`127\\.0\\.0\\.1:${port}\\b`))
+    }
   })
 
   it('serves bull-board, read-only, at the address and with the token the banner prints', async () => {

@@ -12,7 +12,7 @@ const root = join(__dirname, '..')
 
 describe('pnpm start arguments', () => {
   it('reads --idp with or without the `--` that pnpm 10 hands on', () => {
-    const defaults = { verbose: false, help: false }
+    const defaults = { verbose: false, host: '127.0.0.1', help: false }
     expect(parseSandboxArgs(['--idp', 'tenant'])).toEqual({ idp: ['tenant'], ports: 'fixed', ...defaults })
     expect(parseSandboxArgs(['--', '--idp', 'tenant'])).toEqual({
       idp: ['tenant'],
@@ -30,6 +30,7 @@ describe('pnpm start arguments', () => {
       ports: 'ephemeral',
       handlers: 'h.ts',
       verbose: true,
+      host: '127.0.0.1',
       help: false,
     })
   })
@@ -40,7 +41,13 @@ describe('pnpm start arguments', () => {
       encoding: 'utf8',
     })
     expect(help.status).toBe(0)
-    for (const option of ['--ports fixed|ephemeral', '--handlers FILE', '--verbose', '--idp realm|tenant'])
+    for (const option of [
+      '--ports fixed|ephemeral',
+      '--handlers FILE',
+      '--verbose',
+      '--host ADDRESS',
+      '--idp realm|tenant',
+    ])
       expect(help.stdout).toContain(option)
     const wrong = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/sandbox/main.ts', '--port', '1'], {
       cwd: root,

@@ -44,6 +44,7 @@ async function main() {
     redisUrl: process.env.REDIS_URL,
     onLog,
     handlersModule: handlers,
+    host: args.host,
   })
   console.log(sandboxBanner(sandbox, SANDBOX, { handlers, logDir }))
   const watcher = handlers

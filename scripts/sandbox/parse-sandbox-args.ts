@@ -8,11 +8,13 @@ export interface SandboxArgs {
   handlers?: string
   /** Every service's log on the terminal, not only what happened. */
   verbose: boolean
+  /** The address the services bind to (default 127.0.0.1: the sandbox runs demo secrets). */
+  host: string
   help: boolean
 }
 
 export const USAGE =
-  'usage: pnpm start [--idp realm|tenant|realm,tenant] [--ports fixed|ephemeral] [--handlers FILE] [--verbose] [--help]'
+  'usage: pnpm start [--idp realm|tenant|realm,tenant] [--ports fixed|ephemeral] [--handlers FILE] [--verbose] [--host ADDRESS] [--help]'
 
 /** `pnpm start --help`. */
 export const SANDBOX_HELP = `${USAGE}
@@ -28,6 +30,9 @@ S3-compatible store, the identity-provider emulator(s), the marketplace JWT issu
                                     tsx) run by the sandbox's worker over the built-in ones; when the file
                                     changes the worker drains and restarts
   --verbose                         every service's log on the terminal (they are always in .sandbox/logs/)
+  --host ADDRESS                    the address the services and the issuer bind to (default 127.0.0.1, as
+                                    the sandbox runs demo secrets; 0.0.0.0 for other machines; the emulators
+                                    and S3 stay on 127.0.0.1)
   --help                            this text
 
 What happens is shown: events the worker handled, webhooks the receiver refused, failed queries, warnings.
@@ -39,7 +44,14 @@ Ctrl-C (or SIGINT/SIGTERM) drains every service; a second Ctrl-C ends everything
  * `pnpm start -- --idp tenant` and `pnpm start --idp tenant` mean the same.
  */
 export function parseSandboxArgs(argv: string[]): SandboxArgs {
-  let values: { idp?: string; ports?: string; handlers?: string; verbose?: boolean; help?: boolean }
+  let values: {
+    idp?: string
+    ports?: string
+    handlers?: string
+    verbose?: boolean
+    host?: string
+    help?: boolean
+  }
   try {
     ;({ values } = parseArgs({
       args: argv.filter((arg) => arg !== '--'),
@@ -48,6 +60,7 @@ export function parseSandboxArgs(argv: string[]): SandboxArgs {
         ports: { type: 'string', default: 'fixed' },
         handlers: { type: 'string' },
         verbose: { type: 'boolean', default: false },
+        host: { type: 'string', default: '127.0.0.1' },
         help: { type: 'boolean', short: 'h', default: false },
       },
     }))
@@ -65,6 +78,7 @@ export function parseSandboxArgs(argv: string[]): SandboxArgs {
     ports: values.ports,
     ...(values.handlers ? { handlers: values.handlers } : {}),
     verbose: values.verbose ?? false,
+    host: values.host || '127.0.0.1',
     help: values.help ?? false,
   }
 }

@@ -27,6 +27,8 @@ export interface SandboxOptions {
    * built-in ones, kind by kind (sandbox-handlers.mts).
    */
   handlersModule?: string
+  /** The address the services and the issuer bind to (HOST; default 127.0.0.1: the sandbox runs demo secrets). */
+  host?: string
 
   /** Extra environment for every service (e.g. WEBHOOK_JOB_BACKOFF_MS for tests). */
   env?: Record<string, string>
@@ -83,6 +85,7 @@ export async function startSandbox({
   redisUrl = 'redis://127.0.0.1:6379',
   dataDir = join(root, '.sandbox'),
   handlersModule,
+  host = '127.0.0.1',
   env: extraEnv = {},
   queuePrefix = '{pf-sandbox}',
   onLog,
@@ -110,7 +113,7 @@ export async function startSandbox({
       port: port(4569),
     })
     stops.push(() => s3.stop())
-    const issuer = await startMarketplaceIssuer({ port: port(4200) })
+    const issuer = await startMarketplaceIssuer({ port: port(4200), host })
     stops.push(() => issuer.stop())
     const keycloak = idp.includes('realm')
       ? await startKeycloakEmulator({
@@ -128,7 +131,7 @@ export async function startSandbox({
       : undefined
     if (auth0) stops.push(() => auth0.stop())
 
-    const base = { PATH: process.env.PATH, LOG_LEVEL: 'info', ...extraEnv }
+    const base = { PATH: process.env.PATH, LOG_LEVEL: 'info', HOST: host, ...extraEnv }
     const launch = (
       entry: string,
       readyMessage: string,
