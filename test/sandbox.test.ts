@@ -128,6 +128,27 @@ describe('the sandbox process (pnpm start)', () => {
     }
   }
 
+  it('Ctrl-C (SIGINT to the process group, as a terminal sends it) drains and exits 0, with no ELIFECYCLE from pnpm', async () => {
+    // `pnpm start` itself: its script execs node, so no shell is there to die of the SIGINT and make pnpm
+    // report a failure when the sandbox stopped cleanly.
+    const started = spawn('pnpm', ['start', '--ports', 'ephemeral'], {
+      cwd: root,
+      detached: true,
+      env: { ...process.env, REDIS_URL: redis.url },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let output = ''
+    started.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()))
+    started.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()))
+    const exited = once(started, 'exit') as Promise<[number | null]>
+    while (!output.includes('curl -s -X POST')) await once(started.stdout, 'data')
+    process.kill(-(started.pid as number), 'SIGINT')
+    const [code] = await exited
+    expect(code).toBe(0)
+    expect(output).toContain('\nstopped\n')
+    expect(output).not.toContain('ELIFECYCLE')
+  }, 60_000)
+
   it('prints every address (worker included) and leaves no service behind when it is SIGKILLed', async () => {
     const sandbox = spawn(
       process.execPath,

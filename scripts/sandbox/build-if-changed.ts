@@ -55,20 +55,21 @@ export function changedPackages(root = workspaceRoot): ChangedPackage[] {
 export const buildFilters = (changed: ChangedPackage[]) =>
   changed.flatMap(({ name }) => ['--filter', `...${name}`])
 
-if (require.main === module) {
-  const changed = changedPackages()
+/** Builds what changed since the last build (and what depends on it), saying what and why. */
+export function buildIfChanged(root = workspaceRoot): void {
+  const changed = changedPackages(root)
   if (changed.length === 0) {
     console.log('pnpm start: build is up to date (pnpm build forces one)')
-  } else {
-    const what = changed.map(({ name, changed: file }) => `${name} (${file})`).join(', ')
-    console.log(`pnpm start: building ${what} and the packages that depend on it`)
-    // The workspace root depends on the libraries too, and its build is everything's: left out.
-    const { name: rootName } = JSON.parse(readFileSync(join(workspaceRoot, 'package.json'), 'utf8')) as {
-      name: string
-    }
-    execFileSync('pnpm', [...buildFilters(changed), '--filter', `!${rootName}`, 'run', 'build'], {
-      cwd: workspaceRoot,
-      stdio: 'inherit',
-    })
+    return
   }
+  const what = changed.map(({ name, changed: file }) => `${name} (${file})`).join(', ')
+  console.log(`pnpm start: building ${what} and the packages that depend on it`)
+  // The workspace root depends on the libraries too, and its build is everything's: left out.
+  const { name: rootName } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { name: string }
+  execFileSync('pnpm', [...buildFilters(changed), '--filter', `!${rootName}`, 'run', 'build'], {
+    cwd: root,
+    stdio: 'inherit',
+  })
 }
+
+if (require.main === module) buildIfChanged()

@@ -1,6 +1,7 @@
 // `pnpm start`: the local sandbox. `pnpm start --help` lists the options.
 import { existsSync } from 'node:fs'
 import { join, resolve } from 'node:path'
+import { buildIfChanged } from './build-if-changed'
 import { describeBusyPort } from './describe-busy-port'
 import { parseSandboxArgs, SANDBOX_HELP } from './parse-sandbox-args'
 import { sandboxBanner } from './sandbox-banner'
@@ -12,14 +13,17 @@ const root = join(__dirname, '..', '..')
 
 /** Ctrl-C, SIGINT or SIGTERM: each service drains; a second one ends everything at once. */
 function stopOnSignals(sandbox: Sandbox, onStop: () => void) {
-  let stopping = false
+  let stoppingSince: number | undefined
   const stop = () => {
-    if (stopping) {
+    // pnpm hands the terminal's SIGINT on to its script, which has it already (the whole process group gets
+    // it): a repeat within a second is that one Ctrl-C, not a second.
+    if (stoppingSince !== undefined && Date.now() - stoppingSince < 1000) return
+    if (stoppingSince !== undefined) {
       console.log('ending at once')
       // Each service sees its IPC channel close and ends itself (startServiceProcess's exitWithParent).
       process.exit(130)
     }
-    stopping = true
+    stoppingSince = Date.now()
     onStop()
     console.log('stopping: every service drains (Ctrl-C again ends everything at once)…')
     void sandbox.stop().then(() => {
@@ -34,6 +38,9 @@ function stopOnSignals(sandbox: Sandbox, onStop: () => void) {
 async function main() {
   const args = parseSandboxArgs(process.argv.slice(2))
   if (args.help) return console.log(SANDBOX_HELP)
+  // In this process, not a `build && start` in pnpm's shell: Ctrl-C reaches that shell too, and a shell ended
+  // by SIGINT is what pnpm reports as ELIFECYCLE, even when the sandbox stopped cleanly.
+  buildIfChanged()
   const handlers = args.handlers && resolve(args.handlers)
   if (handlers && !existsSync(handlers)) throw new SandboxError(`--handlers: ${handlers} does not exist`)
   const logDir = join(root, '.sandbox', 'logs')
