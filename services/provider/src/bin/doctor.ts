@@ -34,8 +34,8 @@ const checks = (config: ProviderConfig): DoctorCheck[] => [
     name: `list source ${source.replace(/\/\/[^@/]*@/, '//…@')}`,
     run: async () => {
       const lists = await SanctionsLists.load([source], {
-        timeoutMs: 60_000,
-        maxBytes: 512 * 1024 * 1024,
+        timeoutMs: config.sanctions.loadTimeoutMs,
+        maxBytes: config.sanctions.maxBytes,
         logger: createLogger({ name: 'doctor', level: 'silent' }),
       })
       return `loads: ${lists
