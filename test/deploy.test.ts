@@ -384,6 +384,35 @@ describe('GitHub workflows', () => {
     expect(workflow.on).toBeDefined()
   })
 
+  it('release publishes on a version tag to the registry its settings name; CI dry-runs every published package', () => {
+    type Step = { run?: string; with?: Record<string, string>; env?: Record<string, string> }
+    const release = parse(read('.github/workflows/release.yml')) as {
+      on: { push: { tags: string[] } }
+      jobs: { publish: { if: string; steps: Step[] } }
+    }
+    expect(release.on.push.tags).toContain('v*')
+    expect(release.jobs.publish.if).toContain("startsWith(github.ref, 'refs/tags/v')")
+    const steps = release.jobs.publish.steps
+    expect(steps.find((step) => step.with?.['registry-url'])?.with?.['registry-url']).toContain(
+      'vars.NPM_REGISTRY_URL',
+    )
+    const publish = steps.find((step) => step.run?.includes(' publish ')) as Step
+    expect(publish.run).toContain('--filter "./packages/**" publish')
+    expect(publish.env?.NODE_AUTH_TOKEN).toContain('secrets.NPM_TOKEN')
+    const ci = parse(read('.github/workflows/ci.yml')) as { jobs: { test: { steps: Step[] } } }
+    expect(ci.jobs.test.steps.map((step) => step.run)).toContain(
+      'pnpm -r --filter "./packages/**" publish --dry-run --no-git-checks',
+    )
+    // "./packages/**" is every published package: none lives elsewhere.
+    for (const group of ['services', 'test']) {
+      for (const name of readdirSync(join(root, group))) {
+        const manifest = join(group, name, 'package.json')
+        if (existsSync(join(root, manifest)))
+          expect((JSON.parse(read(manifest)) as { private?: boolean }).private).toBe(true)
+      }
+    }
+  })
+
   it.each([
     ['provider', ['packages/signing/**', 'packages/schemas/**', 'packages/service-kit/**']],
     [

@@ -2,6 +2,9 @@ import { execFileSync } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { createCleanup, startServiceProcess } from '@pf/testkit'
+import { createWebhookEvent, deliverWebhook } from '@pf/testkit/platform'
+import { startRedis } from '@pf/testkit/redis'
 
 // The published libraries as a consumer gets them (service contract, "Published packages"): packed to
 // tarballs, installed from those into a fresh TypeScript project, compiled with `skipLibCheck: false` (so
@@ -117,6 +120,67 @@ it('an ESM consumer imports every entry point', () => {
 
 it('a CommonJS consumer requires every entry point', () => {
   expect(run(process.execPath, ['out/cjs.cjs'], project)).toBe(expected)
+})
+
+it('a handler package outside the workspace, built on the packed @pf/schemas, runs in the built worker', async () => {
+  // Your own repository's handler package, as the README's "Your own handlers, deployed" has it: it depends on
+  // @pf/schemas (here the tarball the consumer project installed), and the worker loads it by WEBHOOK_HANDLERS.
+  const handlerDir = join(project, 'my-handlers')
+  mkdirSync(handlerDir)
+  const handled = join(handlerDir, 'handled.log')
+  writeFileSync(
+    join(handlerDir, 'package.json'),
+    JSON.stringify({ name: 'my-handlers', private: true, main: 'index.cjs' }),
+  )
+  writeFileSync(
+    join(handlerDir, 'index.cjs'),
+    `const fs = require('node:fs')
+const { defineHandlers } = require('@pf/schemas')
+exports.handlers = defineHandlers({
+  'session.created': async (event) => fs.appendFileSync(${JSON.stringify(handled)}, event.webhookId + ' ' + event.data.sessionId + '\\n'),
+})
+`,
+  )
+  const cleanup = createCleanup()
+  try {
+    const redis = cleanup.add(await startRedis(), (r) => r.stop())
+    const env = {
+      PATH: process.env.PATH,
+      REDIS_URL: redis.url,
+      PF_WEBHOOK_SECRET: 'whsec_consumer',
+      PORT: '0',
+    }
+    const dist = join(root, 'services', 'webhook-receiver', 'dist')
+    const receiver = cleanup.add(
+      await startServiceProcess({
+        entry: join(dist, 'main.js'),
+        env,
+        readyMessage: 'webhook receiver listening',
+      }),
+      (p) => p.stop(),
+    )
+    cleanup.add(
+      await startServiceProcess({
+        entry: join(dist, 'worker.js'),
+        env: { ...env, WEBHOOK_HANDLERS: handlerDir + '/index.cjs' },
+        readyMessage: 'webhook worker running',
+      }),
+      (p) => p.stop(),
+    )
+    const event = createWebhookEvent('session.created')
+    const outcome = await deliverWebhook({
+      url: `${String(receiver.readyLine.url)}/webhooks/pf`,
+      secret: 'whsec_consumer',
+      body: event,
+      attempts: 1,
+    })
+    expect(outcome.state).toBe('delivered')
+    for (let poll = 0; poll < 400 && !existsSync(handled); poll += 1)
+      await new Promise((r) => setTimeout(r, 25))
+    expect(readFileSync(handled, 'utf8')).toBe(`${event.webhookId} sess_test_1\n`)
+  } finally {
+    await cleanup.run()
+  }
 })
 
 it("require('@pf/testkit') loads no server, SDK or JWT library (those live in its subpath entries)", () => {

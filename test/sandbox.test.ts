@@ -1,21 +1,61 @@
-import { execFileSync, spawn } from 'node:child_process'
+import { execFileSync, spawn, spawnSync } from 'node:child_process'
 import { once } from 'node:events'
 import { mkdirSync, mkdtempSync, utimesSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { startRedis, type RedisHandle } from '@pf/testkit/redis'
-import { staleBuild } from '../scripts/sandbox/build-if-changed'
+import { buildFilters, changedPackages } from '../scripts/sandbox/build-if-changed'
 import { parseSandboxArgs } from '../scripts/sandbox/parse-sandbox-args'
 
 const root = join(__dirname, '..')
 
 describe('pnpm start arguments', () => {
   it('reads --idp with or without the `--` that pnpm 10 hands on', () => {
-    expect(parseSandboxArgs(['--idp', 'tenant'])).toEqual({ idp: ['tenant'], ports: 'fixed' })
-    expect(parseSandboxArgs(['--', '--idp', 'tenant'])).toEqual({ idp: ['tenant'], ports: 'fixed' })
-    expect(parseSandboxArgs(['--idp=realm,tenant'])).toEqual({ idp: ['realm', 'tenant'], ports: 'fixed' })
-    expect(parseSandboxArgs([])).toEqual({ idp: ['realm'], ports: 'fixed' })
+    const defaults = { verbose: false, host: '127.0.0.1', help: false }
+    expect(parseSandboxArgs(['--idp', 'tenant'])).toEqual({ idp: ['tenant'], ports: 'fixed', ...defaults })
+    expect(parseSandboxArgs(['--', '--idp', 'tenant'])).toEqual({
+      idp: ['tenant'],
+      ports: 'fixed',
+      ...defaults,
+    })
+    expect(parseSandboxArgs(['--idp=realm,tenant'])).toEqual({
+      idp: ['realm', 'tenant'],
+      ports: 'fixed',
+      ...defaults,
+    })
+    expect(parseSandboxArgs([])).toEqual({ idp: ['realm'], ports: 'fixed', ...defaults })
+    expect(parseSandboxArgs(['--handlers', 'h.ts', '--verbose', '--ports', 'ephemeral'])).toEqual({
+      idp: ['realm'],
+      ports: 'ephemeral',
+      handlers: 'h.ts',
+      verbose: true,
+      host: '127.0.0.1',
+      help: false,
+    })
+  })
+
+  it('pnpm start --help prints every option and exits 0; a wrong option prints the usage line, no stack', () => {
+    const help = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/sandbox/main.ts', '--', '--help'], {
+      cwd: root,
+      encoding: 'utf8',
+    })
+    expect(help.status).toBe(0)
+    for (const option of [
+      '--ports fixed|ephemeral',
+      '--handlers FILE',
+      '--verbose',
+      '--host ADDRESS',
+      '--idp realm|tenant',
+    ])
+      expect(help.stdout).toContain(option)
+    const wrong = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/sandbox/main.ts', '--port', '1'], {
+      cwd: root,
+      encoding: 'utf8',
+    })
+    expect(wrong.status).toBe(1)
+    expect(wrong.stderr).toMatch(/^pnpm start: Unknown option '--port'\nusage: pnpm start /)
+    expect(wrong.stderr).not.toMatch(/\n\s+at /)
   })
 
   it('refuses an unknown style or flag with the usage line', () => {
@@ -26,35 +66,49 @@ describe('pnpm start arguments', () => {
   })
 })
 
-describe('pnpm start builds only when a source changed', () => {
+describe('pnpm start builds only what changed', () => {
   function workspace() {
     const dir = mkdtempSync(join(tmpdir(), 'pf-build-'))
-    for (const name of ['packages/a', 'services/b']) {
-      mkdirSync(join(dir, name, 'src'), { recursive: true })
-      mkdirSync(join(dir, name, 'dist'), { recursive: true })
-      for (const file of ['package.json', 'tsup.config.ts', 'src/index.ts', 'dist/index.js'])
-        writeFileSync(join(dir, name, file), '{}')
+    for (const [folder, name] of [
+      ['packages/a', '@pf/a'],
+      ['services/b', '@pf/b'],
+      ['services/c', '@pf/c'],
+    ] as const) {
+      mkdirSync(join(dir, folder, 'src'), { recursive: true })
+      mkdirSync(join(dir, folder, 'dist'), { recursive: true })
+      for (const file of ['tsup.config.ts', 'src/index.ts', 'dist/index.js'])
+        writeFileSync(join(dir, folder, file), '{}')
+      writeFileSync(join(dir, folder, 'package.json'), JSON.stringify({ name }))
+      for (const file of ['package.json', 'tsup.config.ts', 'src/index.ts']) at(dir, folder, file, 1000)
+      at(dir, folder, 'dist/index.js', 2000)
     }
-    const at = (name: string, file: string, seconds: number) =>
-      utimesSync(join(dir, name, file), seconds, seconds)
-    for (const name of ['packages/a', 'services/b']) {
-      for (const file of ['package.json', 'tsup.config.ts', 'src/index.ts']) at(name, file, 1000)
-      at(name, 'dist/index.js', 2000)
-    }
-    return { dir, at }
+    return dir
   }
+  const at = (dir: string, folder: string, file: string, seconds: number) =>
+    utimesSync(join(dir, folder, file), seconds, seconds)
 
-  it('is fresh when every dist is newer than every source', () => {
-    expect(staleBuild(workspace().dir)).toBeUndefined()
+  it('is fresh when every dist is newer than its sources', () => {
+    expect(changedPackages(workspace())).toEqual([])
   })
 
-  it('is stale when a library source is newer than a service dist, or a dist is missing', () => {
-    const { dir, at } = workspace()
-    at('packages/a', 'src/index.ts', 3000)
-    expect(staleBuild(dir)).toBe(join(dir, 'packages/a'))
-    const second = workspace()
-    execFileSync('rm', ['-r', join(second.dir, 'services/b/dist')])
-    expect(staleBuild(second.dir)).toBe(join(second.dir, 'services/b'))
+  it('a touched service file rebuilds that service alone, and the message names it and the file', () => {
+    const dir = workspace()
+    at(dir, 'services/b', 'src/index.ts', 3000)
+    const changed = changedPackages(dir)
+    expect(changed).toEqual([{ name: '@pf/b', dir: 'services/b', changed: 'services/b/src/index.ts' }])
+    expect(buildFilters(changed)).toEqual(['--filter', '...@pf/b'])
+  })
+
+  it('a touched library rebuilds it and what depends on it (pnpm --filter ...name); a missing dist is named', () => {
+    const dir = workspace()
+    at(dir, 'packages/a', 'src/index.ts', 3000)
+    execFileSync('rm', ['-r', join(dir, 'services/c/dist')])
+    const changed = changedPackages(dir)
+    expect(changed).toEqual([
+      { name: '@pf/a', dir: 'packages/a', changed: 'packages/a/src/index.ts' },
+      { name: '@pf/c', dir: 'services/c', changed: 'dist/ is missing' },
+    ])
+    expect(buildFilters(changed)).toEqual(['--filter', '...@pf/a', '--filter', '...@pf/c'])
   })
 })
 
@@ -73,6 +127,27 @@ describe('the sandbox process (pnpm start)', () => {
       return false
     }
   }
+
+  it('Ctrl-C (SIGINT to the process group, as a terminal sends it) drains and exits 0, with no ELIFECYCLE from pnpm', async () => {
+    // `pnpm start` itself: its script execs node, so no shell is there to die of the SIGINT and make pnpm
+    // report a failure when the sandbox stopped cleanly.
+    const started = spawn('pnpm', ['start', '--ports', 'ephemeral'], {
+      cwd: root,
+      detached: true,
+      env: { ...process.env, REDIS_URL: redis.url },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let output = ''
+    started.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()))
+    started.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()))
+    const exited = once(started, 'exit') as Promise<[number | null]>
+    while (!output.includes('curl -s -X POST')) await once(started.stdout, 'data')
+    process.kill(-(started.pid as number), 'SIGINT')
+    const [code] = await exited
+    expect(code).toBe(0)
+    expect(output).toContain('\nstopped\n')
+    expect(output).not.toContain('ELIFECYCLE')
+  }, 60_000)
 
   it('prints every address (worker included) and leaves no service behind when it is SIGKILLed', async () => {
     const sandbox = spawn(

@@ -1,33 +1,76 @@
-// `pnpm start`: the local sandbox. `pnpm start --idp tenant` (or `realm,tenant`) for the Auth0 emulator.
-import { SANDBOX, SandboxError, startSandbox } from './start-sandbox'
-import { parseSandboxArgs } from './parse-sandbox-args'
+// `pnpm start`: the local sandbox. `pnpm start --help` lists the options.
+import { existsSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import { buildIfChanged } from './build-if-changed'
+import { describeBusyPort } from './describe-busy-port'
+import { parseSandboxArgs, SANDBOX_HELP } from './parse-sandbox-args'
 import { sandboxBanner } from './sandbox-banner'
+import { createSandboxLog } from './sandbox-log'
+import { SANDBOX, SandboxError, startSandbox, type Sandbox } from './start-sandbox'
+import { watchHandlers } from './watch-handlers'
+
+const root = join(__dirname, '..', '..')
+
+/** Ctrl-C, SIGINT or SIGTERM: each service drains; a second one ends everything at once. */
+function stopOnSignals(sandbox: Sandbox, onStop: () => void) {
+  let stoppingSince: number | undefined
+  const stop = () => {
+    // pnpm hands the terminal's SIGINT on to its script, which has it already (the whole process group gets
+    // it): a repeat within a second is that one Ctrl-C, not a second.
+    if (stoppingSince !== undefined && Date.now() - stoppingSince < 1000) return
+    if (stoppingSince !== undefined) {
+      console.log('ending at once')
+      // Each service sees its IPC channel close and ends itself (startServiceProcess's exitWithParent).
+      process.exit(130)
+    }
+    stoppingSince = Date.now()
+    onStop()
+    console.log('stopping: every service drains (Ctrl-C again ends everything at once)…')
+    void sandbox.stop().then(() => {
+      console.log('stopped')
+      process.exit(0)
+    })
+  }
+  // A closed terminal (SIGHUP) stops as Ctrl-C does.
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, stop)
+}
 
 async function main() {
-  const { idp, ports } = parseSandboxArgs(process.argv.slice(2))
-  // Show what the worker's handlers do, and every warning or error of any service.
-  const onLog = (service: string, line: Record<string, unknown>) => {
-    const level = Number(line.level ?? 30)
-    if (service === 'webhook worker' ? line.webhookId !== undefined : level >= 40) {
-      console.log(`[${service}] ${String(line.msg)}${line.webhookId ? ` ${String(line.webhookId)}` : ''}`)
-    }
-  }
-  const sandbox = await startSandbox({ idp, ports, redisUrl: process.env.REDIS_URL, onLog })
-  console.log(sandboxBanner(sandbox, SANDBOX))
-  let stopping = false
-  const stop = () => {
-    if (stopping) return
-    stopping = true
-    console.log('stopping…')
-    void sandbox.stop().then(() => process.exit(0))
-  }
-  // A closed terminal (SIGHUP) stops as Ctrl-C does. However else this process ends, SIGKILL included,
-  // each service sees its IPC channel close and stops itself (startServiceProcess's exitWithParent).
-  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, stop)
+  const args = parseSandboxArgs(process.argv.slice(2))
+  if (args.help) return console.log(SANDBOX_HELP)
+  // In this process, not a `build && start` in pnpm's shell: Ctrl-C reaches that shell too, and a shell ended
+  // by SIGINT is what pnpm reports as ELIFECYCLE, even when the sandbox stopped cleanly.
+  buildIfChanged()
+  const handlers = args.handlers && resolve(args.handlers)
+  if (handlers && !existsSync(handlers)) throw new SandboxError(`--handlers: ${handlers} does not exist`)
+  const logDir = join(root, '.sandbox', 'logs')
+  const onLog = createSandboxLog({ dir: logDir, verbose: args.verbose })
+  const sandbox = await startSandbox({
+    idp: args.idp,
+    ports: args.ports,
+    redisUrl: process.env.REDIS_URL,
+    onLog,
+    handlersModule: handlers,
+    host: args.host,
+  })
+  console.log(sandboxBanner(sandbox, SANDBOX, { handlers, logDir }))
+  const watcher = handlers
+    ? watchHandlers(handlers, async () => {
+        console.log(`${handlers} changed: the worker drains and restarts`)
+        await sandbox.restartWorker().then(
+          () => console.log('worker restarted with your handlers'),
+          (error: unknown) => console.log(`the worker did not restart: ${(error as Error).message}`),
+        )
+      })
+    : undefined
+  stopOnSignals(sandbox, () => watcher?.close())
 }
 
 main().catch((error: unknown) => {
   const known = error instanceof SandboxError
-  process.stderr.write(`pnpm start: ${known ? error.message : String((error as Error)?.stack ?? error)}\n`)
+  const message = known
+    ? error.message
+    : (describeBusyPort(error) ?? String((error as Error)?.stack ?? error))
+  process.stderr.write(`pnpm start: ${message}\n`)
   process.exit(1)
 })

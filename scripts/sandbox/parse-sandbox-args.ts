@@ -4,28 +4,81 @@ import { SandboxError, type IdpStyle } from './start-sandbox'
 export interface SandboxArgs {
   idp: IdpStyle[]
   ports: 'fixed' | 'ephemeral'
+  /** Your handlers file (JavaScript, or TypeScript through tsx); the worker restarts when it changes. */
+  handlers?: string
+  /** Every service's log on the terminal, not only what happened. */
+  verbose: boolean
+  /** The address the services bind to (default 127.0.0.1: the sandbox runs demo secrets). */
+  host: string
+  help: boolean
 }
 
-const USAGE = 'usage: pnpm start [--idp realm|tenant|realm,tenant] [--ports fixed|ephemeral]'
+export const USAGE =
+  'usage: pnpm start [--idp realm|tenant|realm,tenant] [--ports fixed|ephemeral] [--handlers FILE] [--verbose] [--host ADDRESS] [--help]'
+
+/** `pnpm start --help`. */
+export const SANDBOX_HELP = `${USAGE}
+
+The whole kit on this machine, with demo secrets: provider, webhook receiver and worker, auth exchange(s), an
+S3-compatible store, the identity-provider emulator(s), the marketplace JWT issuer, and Redis.
+
+  --idp realm|tenant|realm,tenant   which identity-provider style(s) the exchange runs against (default realm:
+                                    the Keycloak emulator; tenant: the Auth0 emulator)
+  --ports fixed|ephemeral           fixed: the contract's ports (3001-3004, 3011; emulators 4100, 4110, 4200,
+                                    4569); ephemeral: free ports, when those are taken (default fixed)
+  --handlers FILE                   your webhook handlers (a module exporting "handlers"; .js, or .ts through
+                                    tsx) run by the sandbox's worker over the built-in ones; when the file
+                                    changes the worker drains and restarts
+  --verbose                         every service's log on the terminal (they are always in .sandbox/logs/)
+  --host ADDRESS                    the address the services and the issuer bind to (default 127.0.0.1, as
+                                    the sandbox runs demo secrets; 0.0.0.0 for other machines; the emulators
+                                    and S3 stay on 127.0.0.1)
+  --help                            this text
+
+What happens is shown: events the worker handled, webhooks the receiver refused, failed queries, warnings.
+A purchase.completed with itemId "fail-me" fails in the sandbox's worker, to try retries and dead letters.
+Ctrl-C (or SIGINT/SIGTERM) drains every service; a second Ctrl-C ends everything at once.`
 
 /**
  * The sandbox's command line. A `--` is ignored wherever it stands: pnpm 10 hands it on to the script, so
  * `pnpm start -- --idp tenant` and `pnpm start --idp tenant` mean the same.
  */
 export function parseSandboxArgs(argv: string[]): SandboxArgs {
-  let values: { idp?: string; ports?: string }
+  let values: {
+    idp?: string
+    ports?: string
+    handlers?: string
+    verbose?: boolean
+    host?: string
+    help?: boolean
+  }
   try {
     ;({ values } = parseArgs({
       args: argv.filter((arg) => arg !== '--'),
-      options: { idp: { type: 'string', default: 'realm' }, ports: { type: 'string', default: 'fixed' } },
+      options: {
+        idp: { type: 'string', default: 'realm' },
+        ports: { type: 'string', default: 'fixed' },
+        handlers: { type: 'string' },
+        verbose: { type: 'boolean', default: false },
+        host: { type: 'string', default: '127.0.0.1' },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
     }))
   } catch (error) {
-    throw new SandboxError(`${(error as Error).message}\n${USAGE}`)
+    const message = (error as Error).message.replace(/\. To specify a positional argument.*$/s, '')
+    throw new SandboxError(`${message}\n${USAGE}`)
   }
   const idp = [...new Set((values.idp ?? 'realm').split(',').map((style) => style.trim()))]
   if (idp.length === 0 || idp.some((style) => style !== 'realm' && style !== 'tenant'))
     throw new SandboxError(`--idp takes realm, tenant or realm,tenant (got "${values.idp}")\n${USAGE}`)
   if (values.ports !== 'fixed' && values.ports !== 'ephemeral')
     throw new SandboxError(`--ports takes fixed or ephemeral (got "${values.ports}")\n${USAGE}`)
-  return { idp: idp as IdpStyle[], ports: values.ports }
+  return {
+    idp: idp as IdpStyle[],
+    ports: values.ports,
+    ...(values.handlers ? { handlers: values.handlers } : {}),
+    verbose: values.verbose ?? false,
+    host: values.host || '127.0.0.1',
+    help: values.help ?? false,
+  }
 }

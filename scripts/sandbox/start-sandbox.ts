@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process'
 import { mkdirSync } from 'node:fs'
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { DEMO_API_KEY } from '@pf/schemas'
 import { startServiceProcess, type ServiceProcess } from '@pf/testkit'
 import { startAuth0Emulator, startKeycloakEmulator } from '@pf/testkit/emulators'
@@ -21,8 +22,14 @@ export interface SandboxOptions {
   redisUrl?: string
   /** Where s3rver keeps its objects. */
   dataDir?: string
-  /** WEBHOOK_HANDLERS for the worker. */
+  /**
+   * Your handlers (`pnpm start --handlers FILE`, JavaScript or TypeScript): the worker runs them over the
+   * built-in ones, kind by kind (sandbox-handlers.mts).
+   */
   handlersModule?: string
+  /** The address the services and the issuer bind to (HOST; default 127.0.0.1: the sandbox runs demo secrets). */
+  host?: string
+
   /** Extra environment for every service (e.g. WEBHOOK_JOB_BACKOFF_MS for tests). */
   env?: Record<string, string>
   queuePrefix?: string
@@ -32,6 +39,18 @@ export interface SandboxOptions {
 
 export class SandboxError extends Error {}
 
+/**
+ * The worker's handlers in the sandbox: sandbox-handlers.mts (the built-ins, yours over them, `fail-me`), loaded
+ * through tsx, which also loads a handlers file written in TypeScript.
+ */
+function sandboxHandlersEnv(handlersModule: string | undefined) {
+  return {
+    WEBHOOK_HANDLERS: join(__dirname, 'sandbox-handlers.mts'),
+    PF_SANDBOX_HANDLERS: handlersModule ? resolve(handlersModule) : undefined,
+    NODE_OPTIONS: `--import=${pathToFileURL(require.resolve('tsx')).href}`,
+  }
+}
+
 export const SANDBOX = {
   apiKey: DEMO_API_KEY,
   webhookSecret: 'whsec_sandbox_secret',
@@ -39,6 +58,8 @@ export const SANDBOX = {
   clientId: 'pf-exchange',
   clientSecret: 'sandbox-exchange-secret',
   bucket: 'pf-deliveries',
+  /** bull-board's password (any user name), read-only as everywhere. */
+  dashboardToken: 'sandbox-dashboard-token',
 }
 
 /** Redis at `url`, or a private redis-server when nothing answers there and the binary exists. */
@@ -64,6 +85,7 @@ export async function startSandbox({
   redisUrl = 'redis://127.0.0.1:6379',
   dataDir = join(root, '.sandbox'),
   handlersModule,
+  host = '127.0.0.1',
   env: extraEnv = {},
   queuePrefix = '{pf-sandbox}',
   onLog,
@@ -91,7 +113,7 @@ export async function startSandbox({
       port: port(4569),
     })
     stops.push(() => s3.stop())
-    const issuer = await startMarketplaceIssuer({ port: port(4200) })
+    const issuer = await startMarketplaceIssuer({ port: port(4200), host })
     stops.push(() => issuer.stop())
     const keycloak = idp.includes('realm')
       ? await startKeycloakEmulator({
@@ -109,15 +131,21 @@ export async function startSandbox({
       : undefined
     if (auth0) stops.push(() => auth0.stop())
 
-    const base = { PATH: process.env.PATH, LOG_LEVEL: 'info', ...extraEnv }
-    const start = async (entry: string, readyMessage: string, env: Record<string, string | undefined>) => {
-      const name = readyMessage.split(' ').slice(0, -1).join(' ')
-      const service = await startServiceProcess({
+    const base = { PATH: process.env.PATH, LOG_LEVEL: 'info', HOST: host, ...extraEnv }
+    const launch = (
+      entry: string,
+      readyMessage: string,
+      env: Record<string, string | undefined>,
+      name = readyMessage.split(' ').slice(0, -1).join(' '),
+    ) =>
+      startServiceProcess({
         entry,
         env: { ...base, ...env },
         readyMessage,
         onLog: (line) => onLog?.(name, line),
       })
+    const start = async (...args: Parameters<typeof launch>) => {
+      const service = await launch(...args)
       stops.push(() => service.stop('SIGTERM'))
       return service
     }
@@ -138,12 +166,29 @@ export async function startSandbox({
       ...queue,
       PORT: String(port(3001)),
       PF_WEBHOOK_SECRET: SANDBOX.webhookSecret,
+      QUEUE_DASHBOARD_TOKEN: SANDBOX.dashboardToken,
     })
-    const worker = await start(dist('webhook-receiver', 'worker.js'), 'webhook worker running', {
+    const workerEnv = (workerPort: number) => ({
       ...queue,
-      PORT: String(port(3011)),
-      WEBHOOK_HANDLERS: handlersModule,
+      PORT: String(workerPort),
+      ...sandboxHandlersEnv(handlersModule),
     })
+    let worker = await launch(
+      dist('webhook-receiver', 'worker.js'),
+      'webhook worker running',
+      workerEnv(port(3011)),
+    )
+    stops.push(() => worker.stop('SIGTERM'))
+    /** Drains the worker (SIGTERM: its jobs finish) and starts it again on its port, with the handlers reloaded. */
+    const restartWorker = async () => {
+      const { port: workerPort } = new URL(url(worker))
+      await worker.stop('SIGTERM')
+      worker = await launch(
+        dist('webhook-receiver', 'worker.js'),
+        'webhook worker running',
+        workerEnv(Number(workerPort)),
+      )
+    }
     const marketplace = {
       PF_APPLICATION_ID: SANDBOX.applicationId,
       MARKETPLACE_JWKS_URL: issuer.jwksUrl,
@@ -152,32 +197,42 @@ export async function startSandbox({
     const exchanges: Partial<Record<IdpStyle, string>> = {}
     if (keycloak) {
       exchanges.realm = url(
-        await start(dist('auth-exchange'), 'auth exchange listening', {
-          ...marketplace,
-          PORT: String(port(3003)),
-          IDP_STYLE: 'realm',
-          REALM_SERVER_URL: keycloak.url,
-          REALM_NAME: keycloak.realm,
-          REALM_CLIENT_ID: SANDBOX.clientId,
-          REALM_CLIENT_SECRET: SANDBOX.clientSecret,
-          REALM_ADMIN_USER: 'admin',
-          REALM_ADMIN_PASSWORD: 'admin',
-        }),
+        await start(
+          dist('auth-exchange'),
+          'auth exchange listening',
+          {
+            ...marketplace,
+            PORT: String(port(3003)),
+            IDP_STYLE: 'realm',
+            REALM_SERVER_URL: keycloak.url,
+            REALM_NAME: keycloak.realm,
+            REALM_CLIENT_ID: SANDBOX.clientId,
+            REALM_CLIENT_SECRET: SANDBOX.clientSecret,
+            REALM_ADMIN_USER: 'admin',
+            REALM_ADMIN_PASSWORD: 'admin',
+          },
+          'auth exchange (realm)',
+        ),
       )
     }
     if (auth0) {
       exchanges.tenant = url(
-        await start(dist('auth-exchange'), 'auth exchange listening', {
-          ...marketplace,
-          PORT: String(port(3004)),
-          IDP_STYLE: 'tenant',
-          TENANT_DOMAIN: auth0.domain,
-          TENANT_BASE_URL: auth0.url,
-          TENANT_CLIENT_ID: SANDBOX.clientId,
-          TENANT_CLIENT_SECRET: SANDBOX.clientSecret,
-          TENANT_AUDIENCE: 'https://api.pf.example.com',
-          TENANT_CLAIM_NAMESPACE: auth0.namespace,
-        }),
+        await start(
+          dist('auth-exchange'),
+          'auth exchange listening',
+          {
+            ...marketplace,
+            PORT: String(port(3004)),
+            IDP_STYLE: 'tenant',
+            TENANT_DOMAIN: auth0.domain,
+            TENANT_BASE_URL: auth0.url,
+            TENANT_CLIENT_ID: SANDBOX.clientId,
+            TENANT_CLIENT_SECRET: SANDBOX.clientSecret,
+            TENANT_AUDIENCE: 'https://api.pf.example.com',
+            TENANT_CLAIM_NAMESPACE: auth0.namespace,
+          },
+          'auth exchange (tenant)',
+        ),
       )
     }
     return {
@@ -185,6 +240,7 @@ export async function startSandbox({
         provider: url(provider),
         webhook: `${url(receiver)}/webhooks/pf`,
         receiver: url(receiver),
+        dashboard: `${url(receiver)}/admin/queues`,
         worker: url(worker),
         exchanges,
         s3: s3.endpoint,
@@ -195,6 +251,7 @@ export async function startSandbox({
       redis: { url: redis.url, isPrivate: redis.isPrivate, queuePrefix },
       s3,
       issuer,
+      restartWorker,
       stop: stopAll,
     }
   } catch (error) {

@@ -2,7 +2,12 @@ import { defineConfig } from 'tsup'
 
 // Entry points live in src/bin/; the build maps them to the contract's dist/<name>.js.
 export default defineConfig({
-  entry: { main: 'src/bin/main.ts', worker: 'src/bin/worker.ts', 'dead-letters': 'src/bin/dead-letters.ts' },
+  entry: {
+    main: 'src/bin/main.ts',
+    worker: 'src/bin/worker.ts',
+    'dead-letters': 'src/bin/dead-letters.ts',
+    doctor: 'src/bin/doctor.ts',
+  },
   format: ['cjs'],
   clean: true,
   sourcemap: true,

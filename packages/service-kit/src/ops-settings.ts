@@ -1,3 +1,4 @@
+import { isIP } from 'node:net'
 import type { EnvReader } from './env-reader'
 
 /** How a service answers its operators: how often `/ready` may reach its dependencies, and where `/metrics` is. */
@@ -6,12 +7,14 @@ export interface OpsSettings {
   readyCacheMs: number
   /** `METRICS_PORT`: `/metrics` is served on this port only; undefined: on the main port. */
   metricsPort?: number
+  /** `HOST`: the address the service binds to (the sandbox: 127.0.0.1); undefined: every interface. */
+  host?: string
 }
 
 export const DEFAULT_OPS_SETTINGS: Readonly<OpsSettings> = { readyCacheMs: 2000 }
 
 /**
- * The settings every service shares for its ops endpoints: `READY_CACHE_MS` and `METRICS_PORT`. `port` is
+ * The settings every service shares for its ops endpoints: `READY_CACHE_MS`, `METRICS_PORT` and `HOST`. `port` is
  * the service's own `PORT`, which the metrics port must not take.
  *
  * @example
@@ -23,9 +26,13 @@ export function readOpsSettings(env: EnvReader, { port }: { port: number }): Ops
     min: 0,
     max: 600_000,
   })
-  if (env.optional('METRICS_PORT') === undefined) return { readyCacheMs }
+  const host = env.optional('HOST')
+  if (host !== undefined && !isIP(host) && !/^[a-z0-9.-]+$/i.test(host))
+    env.problem(`HOST must be an address or a host name (got "${host}")`)
+  const bound = host ? { host } : {}
+  if (env.optional('METRICS_PORT') === undefined) return { readyCacheMs, ...bound }
   const metricsPort = env.int('METRICS_PORT', { default: 0, min: 0, max: 65535 })
   if (metricsPort !== 0 && metricsPort === port)
     env.problem(`METRICS_PORT must differ from PORT (both ${port}): the public port must not show /metrics`)
-  return { readyCacheMs, metricsPort }
+  return { readyCacheMs, metricsPort, ...bound }
 }

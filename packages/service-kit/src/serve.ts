@@ -74,8 +74,10 @@ export function serve<Config extends ServedConfig, Service extends RunnableServi
     const service = await create(config, logger)
     await service.start()
     const limits = config.server
-    const server = await listen(service.app, { port: config.port, tls: config.tls, limits })
-    const metrics = await listenMetrics(service.registry, { port: config.ops.metricsPort, limits })
+    // HOST (the sandbox: 127.0.0.1) binds both; unset, every interface.
+    const host = config.ops.host
+    const server = await listen(service.app, { port: config.port, host, tls: config.tls, limits })
+    const metrics = await listenMetrics(service.registry, { port: config.ops.metricsPort, host, limits })
     const closeServers = async () => void (await Promise.all([server.close(), metrics?.close()]))
     onShutdownSignal(
       logger,

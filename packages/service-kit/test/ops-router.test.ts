@@ -168,6 +168,15 @@ describe('readOpsSettings: READY_CACHE_MS and METRICS_PORT', () => {
     env.done()
   })
 
+  it('reads HOST, the address to bind to, and refuses one that is no address or host name', () => {
+    const env = createEnvReader({ HOST: '127.0.0.1' })
+    expect(readOpsSettings(env, { port: 3002 })).toEqual({ readyCacheMs: 2000, host: '127.0.0.1' })
+    env.done()
+    const bad = createEnvReader({ HOST: 'http://x/' })
+    readOpsSettings(bad, { port: 3002 })
+    expect(() => bad.done()).toThrow(/HOST must be an address or a host name/)
+  })
+
   it('refuses a metrics port that is the main port, and values that are not ports or durations', () => {
     const same = createEnvReader({ METRICS_PORT: '3002' })
     readOpsSettings(same, { port: 3002 })

@@ -9,6 +9,7 @@ import { createS3Client } from '../src/adapters/create-s3-client'
 import { SAMPLE_DATA_DIR } from '../src/config'
 import { createProvider } from '../src/create-provider'
 
+const logLines: { msg: string; callbackUrl?: string }[] = []
 // Refusals that happen before any outbound call: the app runs in-process (supertest), no socket, no S3.
 const { app } = createProvider(
   {
@@ -25,7 +26,13 @@ const { app } = createProvider(
     ops: DEFAULT_OPS_SETTINGS,
   },
   {
-    logger: createLogger({ name: 'test', level: 'silent' }),
+    logger: createLogger({
+      name: 'test',
+      level: 'warn',
+      destination: {
+        write: (line: string) => void logLines.push(JSON.parse(line) as (typeof logLines)[number]),
+      },
+    }),
     registry: createMetricsRegistry('test'),
     s3: createS3Client({ endpoint: 'http://127.0.0.1:9', region: 'us-east-1' }),
   },
@@ -72,5 +79,20 @@ describe('provider routes, in process', () => {
       .send({ queryId: 'q', callbackUrl: 'http://169.254.169.254/latest' })
     expect(res.status).toBe(400)
     expect(res.body).toEqual({ error: 'invalid query envelope: callbackUrl points at a non-public address' })
+  })
+
+  it("names OUTBOUND_ALLOW_PRIVATE in the log line of a non-public callbackUrl's refusal (never in the answer)", async () => {
+    const res = await request(app)
+      .post('/api/search/sanctions')
+      .set('X-PF-Api-Key', 'current-key')
+      .send({ queryId: 'q', callbackUrl: 'http://127.0.0.1:4000/callback', parameters: { name: 'x' } })
+    expect(res.status).toBe(400)
+    expect(JSON.stringify(res.body)).not.toMatch(/OUTBOUND_ALLOW_PRIVATE/)
+    expect(logLines).toContainEqual(
+      expect.objectContaining({
+        callbackUrl: 'http://127.0.0.1:4000/callback',
+        msg: expect.stringMatching(/non-public address.*OUTBOUND_ALLOW_PRIVATE=true/),
+      }),
+    )
   })
 })

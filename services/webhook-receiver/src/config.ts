@@ -205,7 +205,7 @@ export function loadDeadLettersConfig(source: Env): DeadLettersConfig {
   const config = {
     ...readQueueConfig(env),
     ...readJobConfig(env),
-    timeoutMs: env.int('DEAD_LETTERS_TIMEOUT_MS', { default: 10_000, min: 100 }),
+    timeoutMs: env.int('DEAD_LETTERS_TIMEOUT_MS', { default: 3000, min: 100 }),
   }
   env.done()
   return config

@@ -124,7 +124,14 @@ export async function sendQuery({
       body: JSON.stringify(envelope),
       signal: AbortSignal.timeout(30_000),
     })
-    const body = (await res.json()) as Record<string, unknown>
+    const text = await res.text()
+    let body: Record<string, unknown>
+    try {
+      body = JSON.parse(text) as Record<string, unknown>
+    } catch {
+      // Not the provider (a proxy's error page, a wrong port): what came back, for the caller to show.
+      body = { error: `not JSON: ${text.slice(0, 200)}` }
+    }
     // The provider posts the callback before it answers; only a rejected envelope has none.
     if (res.status !== 400 && res.status !== 401) {
       const deadline = Date.now() + 1000

@@ -34,7 +34,16 @@ export function createSearchRouter({
         ...rules,
         listNames: engine.lists.current().selectable,
       })
-      if (!checked.ok) throw checked.refusal
+      if (!checked.ok) {
+        // The one refusal a developer meets on a laptop (pf-sim and the sandbox listen on 127.0.0.1): say which
+        // setting lifts it, here in the log, never in the answer (which a caller on the internet reads).
+        if (!allowPrivate && checked.refusal.message.endsWith('callbackUrl points at a non-public address'))
+          deps.logger.warn(
+            { callbackUrl: (req.body as { callbackUrl?: unknown }).callbackUrl },
+            'callbackUrl points at a non-public address: refused (OUTBOUND_ALLOW_PRIVATE=true allows it, for local development and tests only)',
+          )
+        throw checked.refusal
+      }
       const { envelope, parameters } = checked.query
       const answer = await runQuery(endpoint, envelope, () => search(parameters), deps)
       res.status(answer.status).json(answer.body)

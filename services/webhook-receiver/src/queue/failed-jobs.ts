@@ -9,6 +9,10 @@ export interface FailedJob {
   failedReason: string
   /** When it failed, ms since the epoch. */
   finishedOn: number | undefined
+  /** When the receiver enqueued it, ms since the epoch. */
+  enqueuedAt: number | undefined
+  /** The handler's stack at each failed attempt, oldest first (`dead-letters show`). */
+  stacktrace: string[]
   data: unknown
   /** Back to wait with a fresh attempt budget. */
   retry(): Promise<void>
@@ -23,6 +27,8 @@ const describe = (job: Job): FailedJob => ({
   attempts: job.attemptsMade,
   failedReason: job.failedReason,
   finishedOn: job.finishedOn,
+  enqueuedAt: job.timestamp,
+  stacktrace: job.stacktrace ?? [],
   data: job.data,
   retry: () => job.retry('failed', { resetAttemptsMade: true, resetAttemptsStarted: true }),
 })

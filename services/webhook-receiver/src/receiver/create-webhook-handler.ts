@@ -1,6 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { isKnownEventKind } from '@pf/schemas'
-import { createServerErrorLog, errorRuleOf, toErrorAnswer, type Logger } from '@pf/service-kit'
+import {
+  createLogThrottle,
+  createServerErrorLog,
+  errorRuleOf,
+  toErrorAnswer,
+  type Logger,
+} from '@pf/service-kit'
 import { readRawBody, verifyRequest } from '@pf/signing'
 import type { EventStore } from '../queue'
 import { receiveEvent } from './receive-event'
@@ -105,15 +111,33 @@ export function createWebhookHandler({
 }
 
 /**
+ * A refused webhook's log line, at info: its status and reason, so an operator (and the sandbox's terminal) sees
+ * why the platform got a 4xx. Throttled per reason (one line a second, then a count): a flood of forged requests
+ * writes a line a second, not one each. Server errors are `createServerErrorLog`'s.
+ */
+function createRefusalLog(logger: Logger) {
+  const throttle = createLogThrottle({ windowMs: 1000 })
+  return (reason: string, status: number, error: string) => {
+    if (status >= 500) return
+    throttle(reason, (suppressed) =>
+      logger.info({ status, reason, error, ...(suppressed ? { suppressed } : {}) }, 'webhook refused'),
+    )
+  }
+}
+
+/**
  * Answers a refused webhook from the receiver's one error table (`toErrorAnswer`), counts it under the table's
  * reason and logs it when it is ours (5xx, throttled), as the app's error handler does for every other route.
  */
 function createRefusal(metrics: ReceiverMetrics, logger: Logger) {
   const logServerError = createServerErrorLog({ logger })
+  const logRefusal = createRefusalLog(logger)
   return (req: IncomingMessage, res: ServerResponse, error: unknown): void => {
-    metrics.rejected.inc({ reason: errorRuleOf(error, RECEIVER_ERRORS)?.reason ?? 'other' })
+    const reason = errorRuleOf(error, RECEIVER_ERRORS)?.reason ?? 'other'
+    metrics.rejected.inc({ reason })
     const answer = toErrorAnswer(error, RECEIVER_ERRORS)
     logServerError(error, answer, { method: req.method, path: (req.url ?? '').split('?')[0] as string })
+    logRefusal(reason, answer.status, String(answer.body.error ?? ''))
     const body = JSON.stringify(answer.body)
     res
       .writeHead(answer.status, {

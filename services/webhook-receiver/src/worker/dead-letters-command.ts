@@ -2,16 +2,19 @@ import { withTimeout } from '@pf/service-kit'
 import type { DeadLettersConfig } from '../config'
 import { describeRedisTarget, openDeadLetterQueue } from '../queue'
 import { listDeadLetters, replayDeadLetters, type DeadLetter, type StillInvalid } from './dead-letters'
+import { formatDeadLetter, showDeadLetter } from './show-dead-letter'
 
 const USAGE = `usage: pf-dead-letters list [--json]
+       pf-dead-letters show <webhookId|jobId> [--json]
        pf-dead-letters replay <webhookId|jobId> [--json]
        pf-dead-letters replay --all [--json]
 Lists, and hands back to the worker, the events no handler has taken: jobs whose handler failed for good
 (reason handler_failed) and events quarantined at the door (invalid_data, stale, future). replay validates each
-again and hands on what passes, whatever its age; what still fails stays, with its errors.
+again and hands on what passes, whatever its age; what still fails stays, with its errors. show prints one whole:
+the event, the reason (the handler's error and stack, or the validation errors), the attempts and the times.
 Reads REDIS_URL (or REDIS_SENTINELS, REDIS_CLUSTER_NODES), WEBHOOK_QUEUE_PREFIX and the WEBHOOK_JOB_* / WEBHOOK_KEEP_*
 settings like the receiver and the worker; gives up when Redis does not answer within DEAD_LETTERS_TIMEOUT_MS
-(default 10000).`
+(default 3000). The sandbox's queue: WEBHOOK_QUEUE_PREFIX='{pf-sandbox}'.`
 
 function print(letters: DeadLetter[], json: boolean): void {
   if (json) {
@@ -33,18 +36,23 @@ function printReplay({ replayed, stillInvalid }: { replayed: DeadLetter[]; still
 }
 
 /**
- * `pf-dead-letters list|replay`, from its arguments and the settings `loadConfig` reads; prints what it found or
+ * `pf-dead-letters list|show|replay`, from its arguments and the settings `loadConfig` reads; prints what it found or
  * did, and exits 2 with the usage for a wrong command line.
  */
 export async function deadLettersCommand(args: string[], loadConfig: () => DeadLettersConfig): Promise<void> {
   const [command, argument, ...rest] = args
   const json = [argument, ...rest].includes('--json')
-  if (command !== 'list' && command !== 'replay') {
+  if (command === '--help' || command === '-h' || command === 'help') {
+    process.stdout.write(`${USAGE}\n`)
+    return
+  }
+  if (command !== 'list' && command !== 'replay' && command !== 'show') {
     process.stderr.write(`${USAGE}\n`)
     process.exit(2)
   }
-  if (command === 'replay' && (argument === undefined || argument === '--json')) {
-    process.stderr.write(`pf-dead-letters: say which one to replay, or --all\n${USAGE}\n`)
+  if (command !== 'list' && (argument === undefined || argument === '--json')) {
+    const which = command === 'replay' ? 'replay, or --all' : 'show'
+    process.stderr.write(`pf-dead-letters: say which one to ${which}\n${USAGE}\n`)
     process.exit(2)
   }
   const config = loadConfig()
@@ -58,6 +66,10 @@ export async function deadLettersCommand(args: string[], loadConfig: () => DeadL
   try {
     if (command === 'list') {
       print(await withRedis(listDeadLetters(queue)), json)
+    } else if (command === 'show') {
+      const detail = await withRedis(showDeadLetter(queue, argument as string))
+      if (!detail) throw new Error(`no dead letter with id ${argument}`)
+      process.stdout.write(`${json ? JSON.stringify(detail, null, 2) : formatDeadLetter(detail)}\n`)
     } else {
       const one = argument === '--all' ? undefined : argument
       const report = await withRedis(replayDeadLetters(queue, one))

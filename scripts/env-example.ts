@@ -1,0 +1,117 @@
+// `pnpm env-examples`: writes services/<name>/.env.example from the "Settings" tables of the service's README,
+// so the two never disagree (test/env-example.test.ts checks it, and that every setting config.ts reads is in
+// it). Every setting is listed with its default and meaning; those without a default are left to fill.
+import { readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+
+export const SERVICES = ['provider', 'webhook-receiver', 'auth-exchange'] as const
+const root = join(__dirname, '..')
+
+export interface Setting {
+  names: string[]
+  default: string
+  meaning: string
+}
+
+const cells = (row: string) =>
+  row
+    .replace(/^\|/, '')
+    .replace(/\|\s*$/, '')
+    .split(/(?<!\\)\|/)
+    .map((cell) => cell.trim())
+
+/** Markdown inline code and links, as plain text for a comment. */
+const plain = (text: string) => text.replace(/`([^`]*)`/g, '$1').replace(/\[([^\]]+)\]\([^)]*\)/g, '$1')
+
+/** The rows of every table under the README's `heading` (up to the next `## `) that name settings. */
+export function readmeSettings(readme: string, heading = '## Settings'): Setting[] {
+  const start = readme.indexOf(`\n${heading}`)
+  if (start < 0) return []
+  const end = readme.indexOf('\n## ', start + 1)
+  const section = readme.slice(start, end < 0 ? undefined : end)
+  return section
+    .split('\n')
+    .filter((line) => /^\| `[A-Z][A-Z0-9_]+`/.test(line))
+    .map((line) => {
+      const [name = '', fallback = '', meaning = ''] = cells(line)
+      return {
+        names: [...name.matchAll(/`([A-Z][A-Z0-9_]+)`/g)].map((m) => m[1] as string),
+        default: plain(fallback),
+        meaning: plain(meaning),
+      }
+    })
+}
+
+/** The value a line offers: the default when it is a literal one, else nothing. */
+const valueOf = (fallback: string) => {
+  const literal = /^[\w.:/,@{}-]+$/.test(fallback) && !/^(required|unset|none|AWS)$/i.test(fallback)
+  return literal ? fallback : ''
+}
+
+/** A comment, wrapped at 100 columns. */
+function comment(text: string): string[] {
+  const lines: string[] = []
+  let line = '#'
+  for (const word of text.split(/\s+/)) {
+    if (line.length + word.length + 1 > 100 && line !== '#') {
+      lines.push(line)
+      line = '#'
+    }
+    line += ` ${word}`
+  }
+  return [...lines, line]
+}
+
+/** The settings every service reads (`@pf/service-kit`), from the root README's table. */
+export const SHARED_HEADING = '## Every service: limits, shutdown, logs and production mode'
+
+const linesOf = (settings: Setting[], seen: Set<string>) =>
+  settings.flatMap(({ names: all, default: fallback, meaning }) => {
+    // A setting listed twice (the worker's table repeats the receiver's Redis settings) is written once.
+    const names = all.filter((name) => !seen.has(name))
+    names.forEach((name) => seen.add(name))
+    if (names.length === 0) return []
+    // `required for realm`: only for that style, so left commented like the others.
+    const required = /^required$/i.test(fallback)
+    // `3003, info` for `PORT`, `LOG_LEVEL`: one default each.
+    const each = fallback.split(/,\s*/)
+    const defaultOf = (name: string) =>
+      each.length === all.length ? (each[all.indexOf(name)] ?? '') : fallback
+    return [
+      ...comment(`${meaning || '(see README.md)'}${fallback ? ` [default: ${fallback}]` : ''}`),
+      ...names.map((name) => `${required ? '' : '# '}${name}=${required ? '' : valueOf(defaultOf(name))}`),
+      '',
+    ]
+  })
+
+/**
+ * The .env.example of one service: a comment per setting, and the line commented out when it has a default;
+ * its README's settings, then the settings every service shares (the root README's).
+ */
+export function envExample(service: string, readme: string, rootReadme: string): string {
+  const head = [
+    `# ${service}: every setting, with its default and meaning (from README.md, "Settings"; regenerate with`,
+    '# pnpm env-examples). Lines left commented keep their default; fill the uncommented ones. Never commit a .env.',
+    '',
+  ]
+  const shared = ['# Shared by every service (README.md at the root, "Every service")', '']
+  const seen = new Set<string>()
+  const body = [
+    ...linesOf(readmeSettings(readme), seen),
+    ...shared,
+    ...linesOf(readmeSettings(rootReadme, SHARED_HEADING), seen),
+  ]
+  return [...head, ...body].join('\n')
+}
+
+if (require.main === module) {
+  for (const service of SERVICES) {
+    const dir = join(root, 'services', service)
+    const rootReadme = readFileSync(join(root, 'README.md'), 'utf8')
+    writeFileSync(
+      join(dir, '.env.example'),
+      envExample(service, readFileSync(join(dir, 'README.md'), 'utf8'), rootReadme),
+    )
+    console.log(`services/${service}/.env.example`)
+  }
+}
