@@ -22,9 +22,7 @@ describe('deliverToS3', () => {
       name: `Company ${i}`,
       note: 'x'.repeat(150),
     }))
-    const delivered = await deliverToS3(s3, { s3KeyPrefix: 'big/' }, 'q-big', 'pf-deliveries', results, {
-      timeoutMs: 60_000,
-    })
+    const delivered = await deliverToS3(s3, { s3KeyPrefix: 'big/' }, 'q-big', 'pf-deliveries', results)
     expect(delivered).toEqual({
       mechanism: 'pf_s3_sync',
       reference: 's3://pf-deliveries/big/q-big.json',
@@ -37,7 +35,7 @@ describe('deliverToS3', () => {
   })
 
   it('writes an empty result as []', async () => {
-    await deliverToS3(s3, null, 'q-empty', 'pf-deliveries', [], { timeoutMs: 60_000 })
+    await deliverToS3(s3, null, 'q-empty', 'pf-deliveries', [])
     const object = await s3.send(new GetObjectCommand({ Bucket: 'pf-deliveries', Key: 'q-empty.json' }))
     expect(await object.Body!.transformToString()).toBe('[]')
   })
