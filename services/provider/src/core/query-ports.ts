@@ -16,7 +16,7 @@ export interface QueryPorts {
   deliver(
     mechanism: OutboundMechanism,
     envelope: QueryEnvelope,
-    records: AsyncIterable<unknown>,
+    records: AsyncIterable<unknown> | Iterable<unknown>,
     signal: AbortSignal,
   ): Promise<DeliveryResult>
   /** Posts the signed status callback; may reject (the flow logs it and answers as it would have). */

@@ -63,16 +63,24 @@ export interface SearchRequest {
   signal: AbortSignal
 }
 
-/** The records of a result as a stream, counting those the delivery reads (`recordCount`). */
-function counted(results: readonly unknown[] | AsyncIterable<unknown>) {
+/**
+ * The records of a result as a stream, counting those the delivery reads (`recordCount`). A streamed result
+ * is read up to its first record here, in the search stage: a store that cannot answer fails the search,
+ * before any delivery has begun.
+ */
+async function counted(results: readonly unknown[] | AsyncIterable<unknown>) {
   const state = { count: 0 }
+  if (Array.isArray(results)) return { records: results as readonly unknown[], state, close: async () => {} }
+  const iterator = (results as AsyncIterable<unknown>)[Symbol.asyncIterator]()
+  const first = await iterator.next()
   async function* records() {
-    for await (const record of results) {
+    for (let next = first; !next.done; next = await iterator.next()) {
       state.count += 1
-      yield record
+      yield next.value
     }
   }
-  return { records: records(), state }
+  // Whatever the delivery read, the store's cursor (and its connection) is given back.
+  return { records: records(), state, close: async () => void (await iterator.return?.()) }
 }
 
 /**
@@ -103,11 +111,15 @@ async function searchAndDeliver(
           recordCount: (outcome.results as unknown[]).length,
           delivery: { mechanism, reference: null, statusCode: null },
         }
+      const { records, state, close } = await counted(outcome.results)
       stage.name = 'delivery'
-      const { records, state } = counted(outcome.results)
-      const delivery = await deps.ports.deliver(mechanism, envelope, records, signal)
-      const recordCount = Array.isArray(outcome.results) ? outcome.results.length : state.count
-      return { outcome, recordCount, delivery }
+      try {
+        const delivery = await deps.ports.deliver(mechanism, envelope, records, signal)
+        const recordCount = Array.isArray(outcome.results) ? outcome.results.length : state.count
+        return { outcome, recordCount, delivery }
+      } finally {
+        await close()
+      }
     } catch (error) {
       if (attempt > 1 || !isRecoveryConflict(error)) throw error
       deps.logger.warn(
