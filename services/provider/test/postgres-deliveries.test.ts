@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { GetObjectCommand } from '@aws-sdk/client-s3'
-import { createCleanup } from '@pf/testkit'
+import { createCleanup, startServiceProcess } from '@pf/testkit'
 import { startPostgres, type PostgresHandle } from '@pf/testkit/postgres'
 import type { S3ServerHandle } from '@pf/testkit/s3'
 import { createLogger } from '@pf/service-kit'
@@ -134,5 +134,36 @@ describe('the database down, then back (issue 24: failed callback + 500, /ready 
     const res = await query(provider.url, 'companies', envelope({ name: 'deutsche bahn' }))
     expect(res.status).toBe(200)
     expect(res.body.recordCount).toBeGreaterThan(0)
+  })
+})
+
+describe('the built provider with COMPANIES_DATABASE_URL', () => {
+  it('migrates, says companies: postgres when ready, and searches the imported rows', async () => {
+    const provider = await startServiceProcess({
+      entry: join(__dirname, '..', 'dist', 'main.js'),
+      env: {
+        PATH: process.env.PATH,
+        PORT: '0',
+        S3_ENDPOINT: s3Server.endpoint,
+        AWS_ACCESS_KEY_ID: s3Server.credentials.accessKeyId,
+        AWS_SECRET_ACCESS_KEY: s3Server.credentials.secretAccessKey,
+        COMPANIES_DATABASE_URL: postgres.url,
+        COMPANIES_DATABASE_POOL: '2',
+        OUTBOUND_ALLOW_PRIVATE: 'true',
+      },
+      readyMessage: 'provider listening',
+    })
+    try {
+      const { url, companies } = provider.readyLine as { url: string; companies: string }
+      expect(companies).toBe('postgres')
+      expect((await fetch(`${url}/ready`)).status).toBe(200)
+      // The CC0 registers are in the database; the bundled sample (PROVIDER_DATA_DIR) is not searched.
+      const res = await query(url, 'companies', envelope({ name: 'deutsche bahn' }), 'pf-demo-api-key')
+      expect(res.status).toBe(200)
+      expect(res.body.results).toContainEqual(expect.objectContaining({ name: 'Deutsche Bahn AG' }))
+      expect(await provider.stop('SIGTERM')).toBe(0)
+    } finally {
+      await provider.stop('SIGKILL')
+    }
   })
 })
