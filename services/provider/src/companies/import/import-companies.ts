@@ -61,13 +61,14 @@ const COPY_BATCH = 1000
 export async function importCompanies(options: ImportCompaniesOptions): Promise<ImportOutcome> {
   const unknown = options.files.filter((file) => !companyFileFormat(file))
   if (unknown.length > 0) throw new Error(`not a company file (.csv or .jsonl): ${unknown.join(', ')}`)
-  const pool = new Pool({ connectionString: options.databaseUrl, max: 1 })
+  // One connection for the load and the swap, two more for the index builds.
+  const pool = new Pool({ connectionString: options.databaseUrl, max: 3 })
   pool.on('error', () => {}) // an idle connection's loss surfaces on the next query
   try {
     await migrateCompanies(pool)
     const client = await pool.connect()
     try {
-      return await importWith(client, options)
+      return await importWith(pool, client, options)
     } finally {
       client.release()
     }
@@ -76,7 +77,11 @@ export async function importCompanies(options: ImportCompaniesOptions): Promise<
   }
 }
 
-async function importWith(client: PoolClient, options: ImportCompaniesOptions): Promise<ImportOutcome> {
+async function importWith(
+  pool: Pool,
+  client: PoolClient,
+  options: ImportCompaniesOptions,
+): Promise<ImportOutcome> {
   await client.query('INSERT INTO company_source_positions (source) VALUES ($1) ON CONFLICT DO NOTHING', [
     options.source,
   ])
@@ -91,7 +96,7 @@ async function importWith(client: PoolClient, options: ImportCompaniesOptions): 
     await client.query(`ALTER TABLE ${table} ADD CONSTRAINT ${table}_import CHECK (import_id = ${importId})`)
     const counts = await copyFiles(client, table, importId, BigInt(position) * SOURCE_STRIDE, options)
     report(options, counts, 'index')
-    await indexTable(client, table)
+    await indexTable(pool, table)
     report(options, counts, 'swap')
     await swapCompanyImport(client, { table, importId, source: options.source, ...counts })
     const { left } = await dropReplacedImports(client, options.cleanupLockTimeoutMs ?? 5000)
@@ -118,14 +123,29 @@ function report(
   })
 }
 
-/** The same indexes as `companies`' (so ATTACH adopts them), built once after the load, not row by row. */
-async function indexTable(client: PoolClient, table: string): Promise<void> {
-  await client.query(`SET maintenance_work_mem = '256MB'`)
-  await client.query(`CREATE INDEX ON ${table} (ordinal)`)
-  await client.query(`CREATE INDEX ON ${table} (country, ordinal)`)
-  await client.query(`CREATE INDEX ON ${table} USING gin (name_words)`)
-  await client.query(`CREATE INDEX ON ${table} USING gin (industry_words)`)
-  await client.query(`ANALYZE ${table}`)
+/** The same indexes as `companies`' (so ATTACH adopts them). */
+const INDEXES = ['USING gin (name_words)', '(country, ordinal)', '(ordinal)', 'USING gin (industry_words)']
+
+/**
+ * Builds the indexes once, after the load (not row by row), two at a time on connections of their own: CREATE
+ * INDEX takes SHARE on the table, which does not conflict with itself, and PostgreSQL builds a GIN index on one
+ * core only (parallel GIN builds came in version 18), so two builds use two cores. The name index, the longest,
+ * goes first.
+ */
+async function indexTable(pool: Pool, table: string): Promise<void> {
+  const queue = [...INDEXES]
+  const worker = async () => {
+    const client = await pool.connect()
+    try {
+      await client.query(`SET maintenance_work_mem = '256MB'`)
+      for (let index = queue.shift(); index; index = queue.shift())
+        await client.query(`CREATE INDEX ON ${table} ${index}`)
+    } finally {
+      client.release()
+    }
+  }
+  await Promise.all([worker(), worker()])
+  await pool.query(`ANALYZE ${table}`)
 }
 
 /** Streams every file's rows into `table` through one COPY; returns the rows copied and refused. */
