@@ -1,6 +1,7 @@
 import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { GetObjectCommand } from '@aws-sdk/client-s3'
+import { Client } from 'pg'
 import { createCleanup, startServiceProcess } from '@pf/testkit'
 import { startPostgres, type PostgresHandle } from '@pf/testkit/postgres'
 import type { S3ServerHandle } from '@pf/testkit/s3'
@@ -134,6 +135,26 @@ describe('the database down, then back (issue 24: failed callback + 500, /ready 
     const res = await query(provider.url, 'companies', envelope({ name: 'deutsche bahn' }))
     expect(res.status).toBe(200)
     expect(res.body.recordCount).toBeGreaterThan(0)
+  })
+})
+
+describe('a slow database (COMPANIES_DATABASE_TIMEOUT_MS)', () => {
+  it('ends a search that waits past the statement time-out: failed callback and 500, then answers again', async () => {
+    // Another session holds the version pointer's table: every search waits on it, as on a stalled database.
+    const blocker = new Client({ connectionString: postgres.url })
+    await blocker.connect()
+    try {
+      await blocker.query('BEGIN')
+      await blocker.query('LOCK TABLE company_sources IN ACCESS EXCLUSIVE MODE')
+      const sent = envelope({ name: 'deutsche' })
+      const res = await query(provider.url, 'companies', sent)
+      expect(res).toMatchObject({ status: 500, body: { error: 'search failed', queryId: sent.queryId } })
+      expect(lastCallback()).toMatchObject({ queryId: sent.queryId, status: 'failed', recordCount: 0 })
+      await blocker.query('ROLLBACK')
+      expect((await query(provider.url, 'companies', envelope({ name: 'deutsche' }))).status).toBe(200)
+    } finally {
+      await blocker.end()
+    }
   })
 })
 
