@@ -1,3 +1,4 @@
+import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { importCompanies, type ImportProgress } from '../companies/import/import-companies'
 
@@ -10,8 +11,15 @@ const MAX_PRINTED_REJECTIONS = 1000
 /** A JSON progress line this often when stderr is not a terminal. */
 const PROGRESS_EVERY_MS = 2000
 
+/**
+ * The command line. A `--` is ignored wherever it stands (pnpm 10 hands it on: `pnpm --filter @pf/provider
+ * import-companies -- FILE`), and files are found from where pnpm was run (`INIT_CWD`), not the package folder
+ * pnpm runs the script in.
+ */
 function readArguments() {
+  const from = process.env.npm_lifecycle_event === 'import-companies' ? process.env.INIT_CWD : undefined
   const { values, positionals } = parseArgs({
+    args: process.argv.slice(2).filter((arg) => arg !== '--'),
     allowPositionals: true,
     options: {
       'database-url': { type: 'string' },
@@ -21,7 +29,7 @@ function readArguments() {
     },
   })
   const databaseUrl = values['database-url'] ?? process.env.COMPANIES_DATABASE_URL
-  return { ...values, databaseUrl, files: positionals }
+  return { ...values, databaseUrl, files: positionals.map((file) => resolve(from ?? process.cwd(), file)) }
 }
 
 /** A bar on a terminal; elsewhere one JSON line every `PROGRESS_EVERY_MS` (and at each phase). */
