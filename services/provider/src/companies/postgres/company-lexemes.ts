@@ -20,12 +20,23 @@ export function tsvectorLiteral(text: string | null | undefined): string {
   return words.map((word) => `'${word}'`).join(' ')
 }
 
+/** Words shorter than this are checked on the rows the others found rather than looked up in the index. */
+export const MIN_INDEXED_PREFIX = 3
+
 /**
- * A query text as a `tsquery` literal that holds when every word starts a stored word (`'word':*` prefix
- * matches joined by `&`), or undefined when the text has no word (no filter, as in memory).
+ * A query text as `tsquery` literals that together hold when every word starts a stored word (`'word':*`
+ * prefix matches joined by `&`): `indexed` for the GIN index, `checked` for the rows it finds. A prefix of one
+ * or two letters ("s" of "S.A.") matches thousands of index keys, each a posting list to merge, for little
+ * selectivity; so when a longer word is there, the short ones are only checked (both halves must hold: the
+ * same answer). Undefined when the text has no word (no filter, as in memory).
  */
-export function prefixQueryLiteral(text: string | null | undefined): string | undefined {
+export function prefixQueryLiterals(
+  text: string | null | undefined,
+): { indexed: string; checked?: string } | undefined {
   const words = [...new Set(tokenize(text))]
   if (words.length === 0) return undefined
-  return words.map((word) => `'${word}':*`).join(' & ')
+  const literal = (some: string[]) => some.map((word) => `'${word}':*`).join(' & ')
+  const long = words.filter((word) => word.length >= MIN_INDEXED_PREFIX)
+  if (long.length === 0 || long.length === words.length) return { indexed: literal(words) }
+  return { indexed: literal(long), checked: literal(words.filter((word) => !long.includes(word))) }
 }

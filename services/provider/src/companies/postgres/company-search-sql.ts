@@ -1,6 +1,6 @@
 import { normalizeCountry } from '../../datasets/normalize-country'
 import type { CompaniesFilter } from '../company-store'
-import { prefixQueryLiteral } from './company-lexemes'
+import { prefixQueryLiterals } from './company-lexemes'
 
 /** The columns a search returns, named as `Company`'s fields. */
 const COLUMNS = 'id, name, country, country_name AS "countryName", industry, city, source'
@@ -19,10 +19,16 @@ export function companySearchSql(
 ): { text: string; values: unknown[] } | undefined {
   const values: unknown[] = []
   const where = ['import_id = ANY (ARRAY(SELECT import_id FROM company_sources))']
-  const name = prefixQueryLiteral(filter.name)
-  if (name !== undefined) where.push(`name_words @@ $${values.push(name)}::tsquery`)
-  const industry = prefixQueryLiteral(filter.industry)
-  if (industry !== undefined) where.push(`industry_words @@ $${values.push(industry)}::tsquery`)
+  for (const [column, text] of [
+    ['name_words', filter.name],
+    ['industry_words', filter.industry],
+  ] as const) {
+    const query = prefixQueryLiterals(text)
+    if (!query) continue
+    where.push(`${column} @@ $${values.push(query.indexed)}::tsquery`)
+    // The function form of @@: the same test, but no index matches it, so it runs on the rows found.
+    if (query.checked) where.push(`ts_match_vq(${column}, $${values.push(query.checked)}::tsquery)`)
+  }
   if (filter.country?.trim()) {
     const code = normalizeCountry(filter.country)
     if (!code) return undefined
