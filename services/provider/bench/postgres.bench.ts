@@ -10,6 +10,7 @@ import { MemoryCompanyStore } from '../src/companies/memory-company-store'
 import { PostgresCompanyStore } from '../src/companies/postgres/postgres-company-store'
 import { loadCompaniesJsonl } from '../src/datasets/load-jsonl'
 import { seededRandom } from '../scripts/sample-generator'
+import { benchDelivery } from './delivery.bench'
 import { generateRegistry, type RegistryCompany } from './registry-generator'
 import { percentile, round } from './stats'
 
@@ -71,7 +72,8 @@ async function timeQueries(store: CompanyStore, queries: CompaniesQuery[]): Prom
 /**
  * Companies in PostgreSQL: import rows/s and search p50/p95 at `BENCH_PG_RECORDS` generated companies (default
  * 1,000,000; 10,000,000 with `BENCH_PG_RECORDS=10000000`), side by side with the in-memory store on the same
- * records when they are a million or fewer. Skipped without PostgreSQL's binaries.
+ * records when they are a million or fewer, and the delivery of them all to S3 (`BENCH_PG_DELIVERY=off` skips
+ * it). Skipped without PostgreSQL's binaries.
  */
 export async function benchPostgres(): Promise<Row[]> {
   if (!findPostgresBinaries())
@@ -99,6 +101,8 @@ export async function benchPostgres(): Promise<Row[]> {
       timeoutMs: 60_000,
       logger,
     })
+    // Before the in-memory copy exists, so that its garbage does not blur the delivery's memory.
+    rows.push(...(process.env.BENCH_PG_DELIVERY === 'off' ? [] : await benchDelivery(store)))
     const memory = count <= 1_000_000 ? MemoryCompanyStore.build(loadCompaniesJsonl(file)) : undefined
     for (const [kind, queries] of Object.entries(queryKinds(samples))) {
       const pg = await timeQueries(store, queries)
