@@ -58,6 +58,15 @@ describe('pnpm start arguments', () => {
     expect(wrong.stderr).not.toMatch(/\n\s+at /)
   })
 
+  it('reads --companies postgres (absent: in memory) and refuses another store', () => {
+    expect(parseSandboxArgs(['--companies', 'postgres'])).toMatchObject({
+      idp: ['realm'],
+      ports: 'fixed',
+      companies: 'postgres',
+    })
+    expect(() => parseSandboxArgs(['--companies', 'mysql'])).toThrow(/--companies takes memory or postgres/)
+  })
+
   it('refuses an unknown style or flag with the usage line', () => {
     expect(() => parseSandboxArgs(['--idp', 'okta'])).toThrow(
       /--idp takes realm, tenant or realm,tenant[\s\S]*usage:/,

@@ -4,6 +4,7 @@ import { defineConfig } from 'tsup'
 const entry = {
   index: 'src/index.ts',
   'redis/index': 'src/redis/index.ts',
+  'postgres/index': 'src/postgres/index.ts',
   's3/index': 'src/s3/index.ts',
   'emulators/index': 'src/emulators/index.ts',
   'platform/index': 'src/platform/index.ts',

@@ -52,6 +52,7 @@ async function main() {
     onLog,
     handlersModule: handlers,
     host: args.host,
+    companies: args.companies,
   })
   console.log(sandboxBanner(sandbox, SANDBOX, { handlers, logDir }))
   const watcher = handlers

@@ -11,10 +11,12 @@ export interface SandboxArgs {
   /** The address the services bind to (default 127.0.0.1: the sandbox runs demo secrets). */
   host: string
   help: boolean
+  /** `--companies postgres`: the provider searches a private PostgreSQL; absent: in memory. */
+  companies?: 'memory' | 'postgres'
 }
 
 export const USAGE =
-  'usage: pnpm start [--idp realm|tenant|realm,tenant] [--ports fixed|ephemeral] [--handlers FILE] [--verbose] [--host ADDRESS] [--help]'
+  'usage: pnpm start [--idp realm|tenant|realm,tenant] [--ports fixed|ephemeral] [--handlers FILE] [--verbose] [--host ADDRESS] [--companies memory|postgres] [--help]'
 
 /** `pnpm start --help`. */
 export const SANDBOX_HELP = `${USAGE}
@@ -33,6 +35,8 @@ S3-compatible store, the identity-provider emulator(s), the marketplace JWT issu
   --host ADDRESS                    the address the services and the issuer bind to (default 127.0.0.1, as
                                     the sandbox runs demo secrets; 0.0.0.0 for other machines; the emulators
                                     and S3 stay on 127.0.0.1)
+  --companies memory|postgres       where the provider searches companies: in memory (default), or a private
+                                    PostgreSQL (Debian's postgresql package) with the sample imported
   --help                            this text
 
 What happens is shown: events the worker handled, webhooks the receiver refused, failed queries, warnings.
@@ -51,6 +55,7 @@ export function parseSandboxArgs(argv: string[]): SandboxArgs {
     verbose?: boolean
     host?: string
     help?: boolean
+    companies?: string
   }
   try {
     ;({ values } = parseArgs({
@@ -62,6 +67,7 @@ export function parseSandboxArgs(argv: string[]): SandboxArgs {
         verbose: { type: 'boolean', default: false },
         host: { type: 'string', default: '127.0.0.1' },
         help: { type: 'boolean', short: 'h', default: false },
+        companies: { type: 'string' },
       },
     }))
   } catch (error) {
@@ -73,7 +79,11 @@ export function parseSandboxArgs(argv: string[]): SandboxArgs {
     throw new SandboxError(`--idp takes realm, tenant or realm,tenant (got "${values.idp}")\n${USAGE}`)
   if (values.ports !== 'fixed' && values.ports !== 'ephemeral')
     throw new SandboxError(`--ports takes fixed or ephemeral (got "${values.ports}")\n${USAGE}`)
+  const { companies } = values
+  if (companies !== undefined && companies !== 'memory' && companies !== 'postgres')
+    throw new SandboxError(`--companies takes memory or postgres (got "${companies}")\n${USAGE}`)
   return {
+    ...(companies ? { companies } : {}),
     idp: idp as IdpStyle[],
     ports: values.ports,
     ...(values.handlers ? { handlers: values.handlers } : {}),

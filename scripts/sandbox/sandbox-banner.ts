@@ -14,7 +14,7 @@ export function sandboxBanner(
   return `
 pf sandbox is running (Ctrl-C stops everything)
 
-  provider          ${urls.provider}   API key ${settings.apiKey}
+  provider          ${urls.provider}   API key ${settings.apiKey}, companies ${urls.companiesDatabase ? `in PostgreSQL ${urls.companiesDatabase} (private, the sample imported)` : 'in memory (the sample)'}
   webhook receiver  ${urls.webhook}   secret ${settings.webhookSecret}
   bull-board        ${urls.dashboard}   user any, password ${settings.dashboardToken} (read-only)
   webhook worker    ${urls.worker}/metrics   ${handlers ? `your handlers: ${handlers} (restarts when it changes)` : 'built-in handlers: events are logged'}; itemId fail-me fails

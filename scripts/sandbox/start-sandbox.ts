@@ -6,6 +6,7 @@ import { DEMO_API_KEY } from '@pf/schemas'
 import { startServiceProcess, type ServiceProcess } from '@pf/testkit'
 import { startAuth0Emulator, startKeycloakEmulator } from '@pf/testkit/emulators'
 import { startMarketplaceIssuer } from '@pf/testkit/platform'
+import { findPostgresBinaries, startPostgres } from '@pf/testkit/postgres'
 import { redisPing, startRedis } from '@pf/testkit/redis'
 import { startS3Server } from '@pf/testkit/s3'
 
@@ -33,6 +34,8 @@ export interface SandboxOptions {
   /** Extra environment for every service (e.g. WEBHOOK_JOB_BACKOFF_MS for tests). */
   env?: Record<string, string>
   queuePrefix?: string
+  /** `postgres`: a private PostgreSQL with the sample companies imported, the provider pointed at it. */
+  companies?: 'memory' | 'postgres'
   /** Log lines of the services, tagged with the service's name. */
   onLog?: (service: string, line: Record<string, unknown>) => void
 }
@@ -76,6 +79,29 @@ async function redisFor(url: string) {
 }
 
 /**
+ * A private PostgreSQL (gone when the sandbox stops) with the provider's sample companies imported by the
+ * built `import-companies` command, as an operator would.
+ */
+async function companiesDatabase() {
+  if (!findPostgresBinaries())
+    throw new SandboxError(
+      "--companies postgres needs PostgreSQL's server binaries under /usr/lib/postgresql (apt-get install postgresql)",
+    )
+  const postgres = await startPostgres()
+  const sample = join(root, 'services', 'provider', 'data', 'sample', 'companies.jsonl')
+  const imported = spawnSync(
+    process.execPath,
+    [dist('provider', 'import-companies.js'), '--database-url', postgres.url, '--source', 'sample', sample],
+    { encoding: 'utf8' },
+  )
+  if (imported.status !== 0) {
+    await postgres.destroy()
+    throw new SandboxError(`the sample companies could not be imported: ${imported.stderr.trim()}`)
+  }
+  return postgres
+}
+
+/**
  * Everything on one machine, wired together: an S3-compatible store, the identity-provider emulator(s), the
  * marketplace issuer, and the provider, receiver, worker and exchange(s) as processes from their dist/.
  */
@@ -88,6 +114,7 @@ export async function startSandbox({
   host = '127.0.0.1',
   env: extraEnv = {},
   queuePrefix = '{pf-sandbox}',
+  companies = 'memory',
   onLog,
 }: SandboxOptions = {}) {
   for (const service of ['provider', 'webhook-receiver', 'auth-exchange']) {
@@ -131,6 +158,9 @@ export async function startSandbox({
       : undefined
     if (auth0) stops.push(() => auth0.stop())
 
+    const postgres = companies === 'postgres' ? await companiesDatabase() : undefined
+    if (postgres) stops.push(() => postgres.destroy())
+
     const base = { PATH: process.env.PATH, LOG_LEVEL: 'info', HOST: host, ...extraEnv }
     const launch = (
       entry: string,
@@ -158,6 +188,7 @@ export async function startSandbox({
       AWS_ACCESS_KEY_ID: s3.credentials.accessKeyId,
       AWS_SECRET_ACCESS_KEY: s3.credentials.secretAccessKey,
       OUTBOUND_ALLOW_PRIVATE: 'true',
+      COMPANIES_DATABASE_URL: postgres?.url,
       // The SDK's notice that its 2027 releases need Node 22 (README: "Set up and run"); noise in a sandbox.
       AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
     })
@@ -247,6 +278,7 @@ export async function startSandbox({
         issuer: issuer.url,
         keycloak: keycloak?.url,
         auth0: auth0?.url,
+        companiesDatabase: postgres?.url,
       },
       redis: { url: redis.url, isPrivate: redis.isPrivate, queuePrefix },
       s3,

@@ -1,5 +1,5 @@
 // The light entry: nothing here loads a server, an SDK or a JWT library. Heavier helpers live in the subpath
-// entries (`@pf/testkit/redis`, `/s3`, `/emulators`, `/platform`, `/openapi`), each loading only its own.
+// entries (`@pf/testkit/redis`, `/postgres`, `/s3`, `/emulators`, `/platform`, `/openapi`), each loading only its own.
 export { createCleanup } from './create-cleanup'
 export type { Cleanup } from './create-cleanup'
 export { locateReferenceData } from './locate-reference-data'

@@ -1,17 +1,23 @@
 // `pnpm bench` for the provider's searches (in-process; the data comes from data/reference and the generator).
 import { benchAgreement } from './agreement.bench'
 import { benchCompanies } from './companies.bench'
+import { benchPostgres } from './postgres.bench'
 import { benchSanctions } from './sanctions.bench'
 import { benchScale } from './scale.bench'
 import { benchScripts } from './scripts.bench'
 
+// BENCH_ONLY=<name> runs one bench alone: scripts, agreement, sanctions, scale, companies or postgres
+// (BENCH_PG_RECORDS sets the PostgreSQL bench's size).
 async function main() {
+  const only = process.env.BENCH_ONLY
+  const run = (name: string) => !only || only === name
   const rows = [
-    ...(await benchScripts()),
-    ...(await benchAgreement()),
-    ...benchSanctions(),
-    ...(await benchScale()),
-    ...benchCompanies(),
+    ...(run('scripts') ? await benchScripts() : []),
+    ...(run('agreement') ? await benchAgreement() : []),
+    ...(run('sanctions') ? benchSanctions() : []),
+    ...(run('scale') ? await benchScale() : []),
+    ...(run('companies') ? benchCompanies() : []),
+    ...(run('postgres') ? await benchPostgres() : []),
   ]
   console.log('\n@pf/provider benchmarks')
   console.table(rows)

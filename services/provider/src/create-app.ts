@@ -17,7 +17,10 @@ import { requireApiKey } from './routes/require-api-key'
 import type { SearchEngine } from './search-engine'
 
 export interface ProviderAppInput {
-  config: Pick<ProviderConfig, 'apiKeys' | 'maxBodyBytes' | 'searchBudgetMs' | 'allowedBuckets'> & {
+  config: Pick<
+    ProviderConfig,
+    'apiKeys' | 'maxBodyBytes' | 'searchBudgetMs' | 'allowedBuckets' | 'delivery'
+  > & {
     outbound: Pick<ProviderConfig['outbound'], 'allowPrivate' | 'allowedPorts'>
     s3: Pick<ProviderConfig['s3'], 'defaultBucket'>
     ops?: OpsSettings
@@ -25,7 +28,7 @@ export interface ProviderAppInput {
   deps: {
     engine: SearchEngine
     ports: QueryPorts
-    /** Resolves when the provider's dependencies (the default bucket) answer. */
+    /** Resolves when the provider's dependencies (the default bucket, the company store) answer. */
     ready: () => Promise<void>
     logger: Logger
     registry: Registry
@@ -60,6 +63,8 @@ export function createApp({ config, deps }: ProviderAppInput): Express {
       allowedPorts: config.outbound.allowedPorts,
       s3: { defaultBucket: config.s3.defaultBucket, allowedBuckets: config.allowedBuckets },
       searchBudgetMs: config.searchBudgetMs,
+      deliveryTimeoutMs: config.delivery?.timeoutMs,
+      maxDeliveryRecords: config.delivery?.maxRecords,
       ports,
       logger,
       metrics,

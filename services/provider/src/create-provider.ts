@@ -5,6 +5,7 @@ import { createMetricsRegistry, type Logger, type RunnableService } from '@pf/se
 import { createOutboundClient } from './adapters/create-outbound-client'
 import { createQueryPorts } from './adapters/create-query-ports'
 import { createS3Client } from './adapters/create-s3-client'
+import type { CompanyStore } from './companies/company-store'
 import type { ProviderConfig } from './config'
 import { createApp } from './create-app'
 import { loadDatasets } from './datasets/load-datasets'
@@ -13,9 +14,9 @@ import type { ListInfo, RefreshOutcome, SanctionsLists } from './lists/sanctions
 import { SearchEngine } from './search-engine'
 
 /**
- * The provider as `serve` runs it: `ready()` resolves when the default bucket answers; `start()` keeps the lists
- * fresh, every `SANCTIONS_REFRESH_INTERVAL` and on SIGHUP (a failed refresh keeps the lists in use, and is
- * logged); `close()` stops that and releases the S3 client's sockets.
+ * The provider as `serve` runs it: `ready()` resolves when the default bucket and the company store answer;
+ * `start()` keeps the lists fresh, every `SANCTIONS_REFRESH_INTERVAL` and on SIGHUP (a failed refresh keeps the
+ * lists in use, and is logged); `close()` stops that and releases the S3 client's sockets and the database pools.
  */
 export interface Provider extends RunnableService {
   app: Express
@@ -34,20 +35,25 @@ export interface ProviderAdapters {
   s3?: S3Client
   /** The sanctions lists (`SANCTIONS_SOURCES`, loaded by the caller); default: the datasets' sanctions entries. */
   lists?: SanctionsLists
+  /** Where companies are searched (`openCompanyStore`); default: the datasets' companies, in memory. */
+  companies?: CompanyStore
 }
 
 /** The whole provider from its configuration: datasets and indexes, S3 and HTTP adapters, metrics, app. */
 export function createProvider(
   config: ProviderConfig,
-  { logger, registry, engine, s3, lists }: ProviderAdapters,
+  { logger, registry, engine, s3, lists, companies }: ProviderAdapters,
 ): Provider {
-  const search = engine ?? buildEngine(config.dataDir, logger, lists)
+  const search = engine ?? buildEngine(config.dataDir, logger, lists, companies)
   // Credentials come from the SDK's own chain (AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY, profiles, roles).
   const store = s3 ?? createS3Client({ ...config.s3, timeoutMs: config.outbound.timeoutMs })
   const metricsRegistry = registry ?? createMetricsRegistry('pf_provider')
   const metrics = createProviderMetrics(metricsRegistry, () => search.lists.current().lists)
   const ready = async () => {
-    await store.send(new HeadBucketCommand({ Bucket: config.s3.defaultBucket }))
+    await Promise.all([
+      store.send(new HeadBucketCommand({ Bucket: config.s3.defaultBucket })),
+      search.companies.ready(),
+    ])
   }
   const ports = createQueryPorts({
     s3: store,
@@ -83,14 +89,20 @@ export function createProvider(
     close: async () => {
       schedule.stop()
       if (!s3) store.destroy()
+      await search.companies.close()
     },
   }
 }
 
-function buildEngine(dataDir: string, logger: Logger, lists?: SanctionsLists): SearchEngine {
+function buildEngine(
+  dataDir: string,
+  logger: Logger,
+  lists?: SanctionsLists,
+  companies?: CompanyStore,
+): SearchEngine {
   const started = performance.now()
   const datasets = loadDatasets(dataDir)
-  const engine = SearchEngine.build(datasets, lists)
+  const engine = SearchEngine.build(datasets, lists, companies)
   logger.info(
     { dataDir, sources: datasets.sources, ms: Math.round(performance.now() - started) },
     'datasets loaded and indexed',

@@ -24,7 +24,11 @@ const counts = {
   queryId: { type: 'string' },
   recordCount: { type: 'integer', minimum: 0 },
   executionTimeMs: { type: 'integer', minimum: 0 },
-  truncated: { const: true, description: 'present when `limit` left matching records out' },
+  truncated: {
+    const: true,
+    description:
+      'present when `limit` (or, for a delivery without one, PROVIDER_MAX_DELIVERY_RECORDS) left matching records out',
+  },
   totalMatches: {
     type: 'integer',
     minimum: 0,

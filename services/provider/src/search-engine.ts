@@ -4,8 +4,8 @@ import type { Logger } from '@pf/service-kit'
 import type { Company, Datasets } from './datasets/records'
 import { sanctionsList } from './lists/sanctions-list'
 import { SanctionsLists, type ListVersion } from './lists/sanctions-lists'
-import { CompaniesIndex } from './companies/companies-index'
 import type { CompanyStore } from './companies/company-store'
+import { MemoryCompanyStore } from './companies/memory-company-store'
 import type { SanctionMatch } from './screening/sanctions-index'
 
 /** Defaults for the parameters this kit adds to the spec's. */
@@ -14,8 +14,8 @@ export const SEARCH_DEFAULTS = { companiesLimit: 100, sanctionsThreshold: 85, sa
 const silent = { info() {}, error() {} } as unknown as Logger
 
 /**
- * Both searches, as the routes see them: companies in a `CompanyStore` (`companies/`; the datasets loaded at
- * start, indexed in memory), screening over the sanctions lists in use (`lists/`, indexed by `screening/`).
+ * Both searches, as the routes see them: companies in a `CompanyStore` (`companies/`: the datasets loaded at
+ * start, indexed in memory, or PostgreSQL), screening over the sanctions lists in use (`lists/`, indexed by `screening/`).
  */
 export class SearchEngine {
   private constructor(
@@ -25,11 +25,15 @@ export class SearchEngine {
 
   /**
    * The engine of loaded datasets. Without `lists`, the datasets' sanctions entries are one list named
-   * `datasets`, its version a hash of its entries.
+   * `datasets`, its version a hash of its entries. With `companies`, the datasets' companies are not indexed.
    */
-  static build(datasets: Pick<Datasets, 'companies' | 'sanctions'>, lists?: SanctionsLists): SearchEngine {
+  static build(
+    datasets: Pick<Datasets, 'companies' | 'sanctions'>,
+    lists?: SanctionsLists,
+    companies?: CompanyStore,
+  ): SearchEngine {
     return new SearchEngine(
-      CompaniesIndex.build(datasets.companies),
+      companies ?? MemoryCompanyStore.build(datasets.companies),
       lists ??
         SanctionsLists.of(
           [
@@ -49,10 +53,41 @@ export class SearchEngine {
   }
 
   /** Companies matching every filter, the first `limit`; `truncated` when more match (one more is looked for). */
-  searchCompanies(parameters: CompaniesParameters): { results: Company[]; truncated: boolean } {
+  async searchCompanies(
+    parameters: CompaniesParameters,
+  ): Promise<{ results: Company[]; truncated: boolean }> {
     const limit = parameters.limit ?? SEARCH_DEFAULTS.companiesLimit
-    const found = this.companies.search({ ...parameters, limit: limit + 1 })
+    const found = await this.companies.search({ ...parameters, limit: limit + 1 })
     return { results: found.slice(0, limit), truncated: found.length > limit }
+  }
+
+  /**
+   * Companies for a delivery, streamed: every match, or the first `limit` when the query gives one, or `cap`
+   * (`PROVIDER_MAX_DELIVERY_RECORDS`) when set. `truncated()`, once the records are read, says whether the
+   * limit or cap left matches out (one more is read to know).
+   */
+  streamCompanies(
+    parameters: CompaniesParameters,
+    { cap, signal }: { cap?: number; signal?: AbortSignal } = {},
+  ): { records: AsyncIterable<Company>; truncated: () => boolean } {
+    const limit = parameters.limit ?? cap
+    const source = this.companies.stream(
+      { ...parameters, limit: limit === undefined ? undefined : limit + 1 },
+      { signal },
+    )
+    let truncated = false
+    async function* records() {
+      let count = 0
+      for await (const company of source) {
+        if (limit !== undefined && count === limit) {
+          truncated = true
+          return
+        }
+        count += 1
+        yield company
+      }
+    }
+    return { records: records(), truncated: () => truncated }
   }
 
   /**

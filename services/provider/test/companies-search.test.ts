@@ -42,6 +42,12 @@ describe('companies search on the CC0 company registers', () => {
     expect(index.search({ name: 'a', limit: 3 })).toHaveLength(3)
   })
 
+  it('gives a company with two words starting with the prefix once ("a": "Amsterdam Advisors")', () => {
+    const ids = index.search({ name: 'a', limit: 1000 }).map((c) => c.id)
+    expect(ids.length).toBeGreaterThan(100)
+    expect(new Set(ids).size).toBe(ids.length)
+  })
+
   it('gives the same answer as a linear scan, in dataset order', () => {
     const all = loadDatasets(referenceData('companies-cc0')).companies
     const expected = all.filter((c) => /\bgm/i.test(c.name) && c.country === 'DE').slice(0, 20)

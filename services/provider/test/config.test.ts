@@ -12,11 +12,54 @@ const problemsOf = (env: Record<string, string>) => {
 const production = { NODE_ENV: 'production', PF_API_KEY: 'k'.repeat(40) }
 
 describe('provider configuration', () => {
-  it('drains long enough for a query in flight: delivery and callback, each up to OUTBOUND_TIMEOUT_MS', () => {
-    expect(loadProviderConfig({}).server.drainTimeoutMs).toBe(25_000)
-    expect(loadProviderConfig({ OUTBOUND_TIMEOUT_MS: '20000' }).server.drainTimeoutMs).toBe(45_000)
-    expect(problemsOf({ OUTBOUND_TIMEOUT_MS: '10000', SHUTDOWN_DRAIN_MS: '15000' })).toEqual([
-      expect.stringMatching(/^SHUTDOWN_DRAIN_MS must be at least twice OUTBOUND_TIMEOUT_MS \(20000\)/),
+  it('drains long enough for a query in flight: its delivery (DELIVERY_TIMEOUT_MS) and its callback (OUTBOUND_TIMEOUT_MS)', () => {
+    expect(loadProviderConfig({}).server.drainTimeoutMs).toBe(615_000)
+    expect(
+      loadProviderConfig({ DELIVERY_TIMEOUT_MS: '60000', OUTBOUND_TIMEOUT_MS: '20000' }).server
+        .drainTimeoutMs,
+    ).toBe(85_000)
+    expect(
+      problemsOf({ DELIVERY_TIMEOUT_MS: '10000', OUTBOUND_TIMEOUT_MS: '10000', SHUTDOWN_DRAIN_MS: '15000' }),
+    ).toEqual([
+      expect.stringMatching(
+        /^SHUTDOWN_DRAIN_MS must be at least DELIVERY_TIMEOUT_MS \+ OUTBOUND_TIMEOUT_MS \(20000\)/,
+      ),
+    ])
+  })
+
+  it('reads the company store and delivery settings: in memory and no delivery cap unless set', () => {
+    const defaults = loadProviderConfig({})
+    expect(defaults.companiesDatabase).toBeUndefined()
+    expect(defaults.delivery).toEqual({ timeoutMs: 600_000, maxRecords: undefined })
+    expect(
+      loadProviderConfig({
+        COMPANIES_DATABASE_URL: 'postgres://pf@db:5432/pf',
+        COMPANIES_DATABASE_READ_URL: 'postgresql://pf@replica:5432/pf',
+        COMPANIES_DATABASE_POOL: '4',
+        PROVIDER_MAX_DELIVERY_RECORDS: '50000',
+      }),
+    ).toMatchObject({
+      companiesDatabase: {
+        url: 'postgres://pf@db:5432/pf',
+        readUrl: 'postgresql://pf@replica:5432/pf',
+        poolSize: 4,
+        timeoutMs: 5000,
+      },
+      delivery: { maxRecords: 50_000 },
+    })
+    expect(
+      problemsOf({
+        COMPANIES_DATABASE_URL: 'mysql://user:secret@db/pf',
+        COMPANIES_DATABASE_POOL: '0',
+        PROVIDER_MAX_DELIVERY_RECORDS: '-1',
+      }),
+    ).toEqual([
+      'COMPANIES_DATABASE_URL must be a postgres:// or postgresql:// URL (got a value starting "mysql://use")',
+      'COMPANIES_DATABASE_POOL must be an integer >= 1 and <= 1000 (got "0")',
+      'PROVIDER_MAX_DELIVERY_RECORDS must be an integer >= 1 (got "-1")',
+    ])
+    expect(problemsOf({ COMPANIES_DATABASE_READ_URL: 'postgres://replica/pf' })).toEqual([
+      'COMPANIES_DATABASE_READ_URL needs COMPANIES_DATABASE_URL (the primary)',
     ])
   })
 

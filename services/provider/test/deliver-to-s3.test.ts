@@ -22,9 +22,7 @@ describe('deliverToS3', () => {
       name: `Company ${i}`,
       note: 'x'.repeat(150),
     }))
-    const delivered = await deliverToS3(s3, { s3KeyPrefix: 'big/' }, 'q-big', 'pf-deliveries', results, {
-      timeoutMs: 60_000,
-    })
+    const delivered = await deliverToS3(s3, { s3KeyPrefix: 'big/' }, 'q-big', 'pf-deliveries', results)
     expect(delivered).toEqual({
       mechanism: 'pf_s3_sync',
       reference: 's3://pf-deliveries/big/q-big.json',
@@ -37,8 +35,25 @@ describe('deliverToS3', () => {
   })
 
   it('writes an empty result as []', async () => {
-    await deliverToS3(s3, null, 'q-empty', 'pf-deliveries', [], { timeoutMs: 60_000 })
+    await deliverToS3(s3, null, 'q-empty', 'pf-deliveries', [])
     const object = await s3.send(new GetObjectCommand({ Bucket: 'pf-deliveries', Key: 'q-empty.json' }))
     expect(await object.Body!.transformToString()).toBe('[]')
+  })
+
+  it('aborts the upload when the records fail midway (a store error, DELIVERY_TIMEOUT_MS): no object is left', async () => {
+    const controller = new AbortController()
+    async function* records() {
+      for (let i = 0; i < 60_000; i += 1) {
+        // Past the first 5 MiB part: the multipart upload has begun.
+        if (i === 45_000) controller.abort(new Error('DELIVERY_TIMEOUT_MS'))
+        yield { id: `C${i}`, note: 'x'.repeat(150) }
+      }
+    }
+    await expect(
+      deliverToS3(s3, null, 'q-cut', 'pf-deliveries', records(), controller.signal),
+    ).rejects.toThrow()
+    await expect(
+      s3.send(new GetObjectCommand({ Bucket: 'pf-deliveries', Key: 'q-cut.json' })),
+    ).rejects.toMatchObject({ name: 'NoSuchKey' })
   })
 })

@@ -91,4 +91,32 @@ describe('runQuery (spec, "Query processing")', () => {
       values: [{ labels: { outcome: 'failed' }, value: 1 }],
     })
   })
+
+  it('runs a delivery once more when a replica cancels its cursor for a recovery conflict (SQLSTATE 40001), only once', async () => {
+    const { steps, callbacks, deps } = world()
+    let reads = 0
+    let cancelled = 1 // the reads a recovery conflict cancels
+    async function* cancelledOnce() {
+      reads += 1
+      yield { name: 'ACME' }
+      if (reads <= cancelled)
+        throw Object.assign(new Error('canceling statement due to conflict with recovery'), { code: '40001' })
+      yield { name: 'ACME 2' }
+    }
+    deps.ports.deliver = async (mechanism, _envelope, records) => {
+      steps.push(`deliver ${mechanism}`)
+      for await (const record of records) void record
+      return { mechanism, reference: 's3://b/q.json', statusCode: null }
+    }
+    const streamed = () => ({ results: cancelledOnce(), truncated: false })
+    const answer = await runQuery('companies', envelope('pf_s3_sync'), streamed, deps)
+    expect(answer.status).toBe(200)
+    expect(answer.body).toMatchObject({ recordCount: 2 })
+    expect(steps).toEqual(['deliver pf_s3_sync', 'deliver pf_s3_sync', 'callback delivered'])
+    expect(callbacks[0]).toMatchObject({ status: 'delivered', recordCount: 2 })
+
+    cancelled = Number.POSITIVE_INFINITY // every read cancelled: the second failure is the query's
+    const failed = await runQuery('companies', envelope('pf_s3_sync'), streamed, deps)
+    expect(failed).toEqual({ status: 500, body: { error: 'delivery failed', queryId: 'q-1' } })
+  })
 })

@@ -88,6 +88,8 @@ export async function startProvider(
     allowedPorts,
     s3Endpoint = s3Server.endpoint,
     lists,
+    engine,
+    delivery,
     ops = DEFAULT_OPS_SETTINGS,
   }: {
     allowPrivate?: boolean
@@ -101,6 +103,10 @@ export async function startProvider(
     lists?: SanctionsLists
     /** `READY_CACHE_MS`, `METRICS_PORT`. */
     ops?: OpsSettings
+    /** The search engine (companies in PostgreSQL, say) instead of the real-data one. */
+    engine?: SearchEngine
+    /** `DELIVERY_TIMEOUT_MS`, `PROVIDER_MAX_DELIVERY_RECORDS`. */
+    delivery?: { timeoutMs: number; maxRecords?: number }
   } = {},
 ): Promise<StartedProvider> {
   const s3 = createS3Client({
@@ -120,12 +126,14 @@ export async function startProvider(
       outbound: { allowPrivate, timeoutMs, allowedPorts },
       maxBodyBytes,
       searchBudgetMs: 2000,
+      delivery,
       sanctions: { loadTimeoutMs: 120_000, maxBytes: 512 * 1024 * 1024 },
       server: DEFAULT_SERVER_LIMITS,
       ops,
     },
     {
-      engine: lists ? SearchEngine.build({ companies: [], sanctions: [] }, lists) : realDataEngine(),
+      engine:
+        engine ?? (lists ? SearchEngine.build({ companies: [], sanctions: [] }, lists) : realDataEngine()),
       s3,
       logger: createLogger({ name: 'test', level: 'silent' }),
       registry: createMetricsRegistry('test'),

@@ -24,12 +24,12 @@ export function createQueryPorts({
   logger,
 }: QueryPortsOptions): QueryPorts {
   return {
-    deliver(mechanism, envelope, results) {
+    deliver(mechanism, envelope, records, signal) {
       switch (mechanism) {
         case 'pf_s3_sync':
-          return deliverToS3(s3, envelope.delivery, envelope.queryId, defaultBucket, results, outbound)
+          return deliverToS3(s3, envelope.delivery, envelope.queryId, defaultBucket, records, signal)
         case 'webhook':
-          return deliverByWebhook(http, envelope.delivery, results, outbound)
+          return deliverByWebhook(http, envelope.delivery, records, outbound, signal)
       }
     },
     sendCallback: (envelope, payload) =>

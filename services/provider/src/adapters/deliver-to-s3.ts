@@ -2,42 +2,35 @@ import { Readable } from 'node:stream'
 import type { S3Client } from '@aws-sdk/client-s3'
 import { Upload } from '@aws-sdk/lib-storage'
 import { resolveS3Target, type DeliveryResult, type DeliverySpec } from '@pf/schemas'
-
-/** The results as a JSON array, a chunk per record, so a large result never becomes one giant string. */
-function* jsonArray(results: readonly unknown[]): Generator<string> {
-  yield '['
-  for (let i = 0; i < results.length; i += 1) yield (i === 0 ? '' : ',') + JSON.stringify(results[i])
-  yield ']'
-}
+import { jsonArrayChunks, type DeliveredRecords } from './json-array-chunks'
 
 /**
- * Object delivery (`pf_s3_sync`): the results' JSON at `<s3KeyPrefix><queryId>.json` in the envelope's bucket
- * or the default one, as `application/json`, streamed through a multipart upload when large. The whole upload
- * is aborted after `timeoutMs` (each request also has the client's own time-out): a hung store fails the query.
+ * Object delivery (`pf_s3_sync`): the records' JSON at `<s3KeyPrefix><queryId>.json` in the envelope's bucket
+ * or the default one, as `application/json`, streamed as read through a multipart upload when large (parts
+ * of 5 MiB, a few at a time: memory stays flat whatever the count). Each request has the client's time-out;
+ * `signal` (`DELIVERY_TIMEOUT_MS`) ends the records' read, which fails the body: lib-storage then aborts the
+ * multipart upload (`AbortMultipartUpload`, unless `leavePartsOnError`) before `done()` rejects, so no part of
+ * the object is left and the failed callback comes after the abort.
  */
 export async function deliverToS3(
   s3: S3Client,
   delivery: DeliverySpec | null | undefined,
   queryId: string,
   defaultBucket: string,
-  results: readonly unknown[],
-  { timeoutMs }: { timeoutMs: number },
+  records: DeliveredRecords,
+  signal?: AbortSignal,
 ): Promise<DeliveryResult> {
   const { bucket, key, reference } = resolveS3Target(delivery, queryId, defaultBucket)
+  async function* read() {
+    for await (const chunk of jsonArrayChunks(records)) {
+      signal?.throwIfAborted()
+      yield chunk
+    }
+  }
   const upload = new Upload({
     client: s3,
-    params: {
-      Bucket: bucket,
-      Key: key,
-      Body: Readable.from(jsonArray(results)),
-      ContentType: 'application/json',
-    },
+    params: { Bucket: bucket, Key: key, Body: Readable.from(read()), ContentType: 'application/json' },
   })
-  const timer = setTimeout(() => void upload.abort().catch(() => {}), timeoutMs)
-  try {
-    await upload.done()
-  } finally {
-    clearTimeout(timer)
-  }
+  await upload.done()
   return { mechanism: 'pf_s3_sync', reference, statusCode: null }
 }

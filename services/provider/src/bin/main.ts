@@ -1,5 +1,6 @@
 import { DEMO_API_KEY } from '@pf/schemas'
 import { serve } from '@pf/service-kit'
+import { openCompanyStore } from '../companies/open-company-store'
 import { loadProviderConfig } from '../config'
 import { createProvider } from '../create-provider'
 import { loadConfiguredLists } from '../lists/load-configured-lists'
@@ -8,11 +9,16 @@ serve({
   name: 'provider',
   loadConfig: () => loadProviderConfig(process.env),
   create: async (config, logger) =>
-    createProvider(config, { logger, lists: await loadConfiguredLists(config, logger) }),
+    createProvider(config, {
+      logger,
+      lists: await loadConfiguredLists(config, logger),
+      companies: await openCompanyStore(config.companiesDatabase, logger),
+    }),
   readyMessage: 'provider listening',
   readyFields: (config, provider) => ({
     s3Endpoint: config.s3.endpoint ?? 'AWS',
     demoKey: config.apiKeys.includes(DEMO_API_KEY),
+    companies: config.companiesDatabase ? 'postgres' : 'memory',
     lists: provider.lists().map(({ name, records, sha256 }) => ({ name, records, sha256 })),
   }),
 })

@@ -1,7 +1,7 @@
 import type { Company } from '../datasets/records'
 import { normalizeCountry } from '../datasets/normalize-country'
 import { tokenize } from '../matching/fold-text'
-import type { CompaniesQuery, CompanyStore } from './company-store'
+import type { CompaniesQuery } from './company-store'
 import { TokenIndex } from './token-index'
 
 interface Filter {
@@ -18,8 +18,8 @@ const SORT_LIMIT = 4096
 const BITSET_LIMIT = 2048
 
 /**
- * Visits the record ids of a posting slice in ascending order: the slice itself when it is one token's
- * (already sorted), a sorted copy when small, else through a bitset (linear, no sort).
+ * Visits the record ids of a posting slice in ascending order, each once: the slice itself when it is one
+ * token's (already sorted, no repeats), a sorted copy when small, else through a bitset (linear, no sort).
  */
 function scanAscending(
   slice: Int32Array,
@@ -29,7 +29,9 @@ function scanAscending(
 ): void {
   if (sorted || slice.length <= SORT_LIMIT) {
     const ordered = sorted ? slice : Int32Array.from(slice).sort()
-    for (let i = 0; i < ordered.length; i += 1) if (!visit(ordered[i] as number)) return
+    // A record with two words of the prefix range is in the slice twice: it is visited once.
+    for (let i = 0; i < ordered.length; i += 1)
+      if (ordered[i] !== ordered[i - 1] && !visit(ordered[i] as number)) return
     return
   }
   const bits = new Uint32Array((size >>> 5) + 1)
@@ -48,11 +50,11 @@ function scanAscending(
 }
 
 /**
- * The in-memory `CompanyStore`: every word of `name` (and of `industry`) must start a word of the company's
+ * The in-memory index of `MemoryCompanyStore`: every word of `name` (and of `industry`) must start a word of the company's
  * name (or industry), case- and accent-insensitively; `country` is compared as an ISO code, whatever its
  * spelling. Results come in dataset order. The most selective filter drives; the others are checked per record.
  */
-export class CompaniesIndex implements CompanyStore {
+export class CompaniesIndex {
   private constructor(
     private readonly records: Company[],
     private readonly names: TokenIndex,

@@ -8,11 +8,16 @@ export type OutboundMechanism = Exclude<DeliveryResult['mechanism'], 'inline'>
  * S3 and HTTP; tests may pass plain functions.
  */
 export interface QueryPorts {
-  /** Delivers the results by `mechanism`; rejects when they could not be delivered. */
+  /**
+   * Delivers the records by `mechanism`, reading them as it sends (they may be more than memory holds);
+   * rejects when they could not be delivered, having aborted what it started. `signal` ends the delivery
+   * (`DELIVERY_TIMEOUT_MS`).
+   */
   deliver(
     mechanism: OutboundMechanism,
     envelope: QueryEnvelope,
-    results: readonly unknown[],
+    records: AsyncIterable<unknown> | Iterable<unknown>,
+    signal: AbortSignal,
   ): Promise<DeliveryResult>
   /** Posts the signed status callback; may reject (the flow logs it and answers as it would have). */
   sendCallback(envelope: QueryEnvelope, payload: CallbackPayload): Promise<void>

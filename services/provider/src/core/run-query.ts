@@ -15,15 +15,21 @@ export interface QueryDeps {
   ports: QueryPorts
   logger: Logger
   metrics: ProviderMetrics
+  /** Longest a whole delivery may take (`DELIVERY_TIMEOUT_MS`); each request has its own time-out too. */
+  deliveryTimeoutMs?: number
 }
 
+/** `DELIVERY_TIMEOUT_MS`'s default: ten minutes. */
+export const DEFAULT_DELIVERY_TIMEOUT_MS = 600_000
+
 /**
- * What a search gives: its results, whether `limit` cut them (and, for screening, how many matched in all),
- * and for screening the versions of the lists it searched.
+ * What a search gives: its results (an array, or for a delivery records streamed from the store), whether
+ * `limit` cut them (and, for screening, how many matched in all), and for screening the versions of the lists
+ * it searched. A streamed result knows whether it was cut only once read: `truncated` is then a function.
  */
 export interface SearchOutcome {
-  results: unknown[]
-  truncated: boolean
+  results: readonly unknown[] | AsyncIterable<unknown>
+  truncated: boolean | (() => boolean)
   totalMatches?: number
   lists?: { name: string; sha256: string }[]
 }
@@ -51,6 +57,79 @@ async function sendCallback(
   }
 }
 
+/** What a search is asked for: the mechanism it feeds, and the signal that ends a delivery's reading. */
+export interface SearchRequest {
+  mechanism: DeliveryResult['mechanism']
+  signal: AbortSignal
+}
+
+/**
+ * The records of a result as a stream, counting those the delivery reads (`recordCount`). A streamed result
+ * is read up to its first record here, in the search stage: a store that cannot answer fails the search,
+ * before any delivery has begun.
+ */
+async function counted(results: readonly unknown[] | AsyncIterable<unknown>) {
+  const state = { count: 0 }
+  if (Array.isArray(results)) return { records: results as readonly unknown[], state, close: async () => {} }
+  const iterator = (results as AsyncIterable<unknown>)[Symbol.asyncIterator]()
+  const first = await iterator.next()
+  async function* records() {
+    for (let next = first; !next.done; next = await iterator.next()) {
+      state.count += 1
+      yield next.value
+    }
+  }
+  // Whatever the delivery read, the store's cursor (and its connection) is given back.
+  return { records: records(), state, close: async () => void (await iterator.return?.()) }
+}
+
+/**
+ * A recovery conflict on a replica (SQLSTATE 40001, "canceling statement due to conflict with recovery")
+ * cancels a long delivery cursor: the delivery is run once more (PostgreSQL docs, "Hot Standby", 27.4.2).
+ */
+const isRecoveryConflict = (error: unknown) => (error as { code?: unknown })?.code === '40001'
+
+/**
+ * Search and, for an outbound mechanism, delivery of the results within `DELIVERY_TIMEOUT_MS` (the signal ends
+ * the store's read, so a failed upload is aborted before this rejects); a recovery conflict retries once.
+ */
+async function searchAndDeliver(
+  envelope: QueryEnvelope,
+  search: (request: SearchRequest) => SearchOutcome | Promise<SearchOutcome>,
+  deps: QueryDeps,
+  stage: { name: string },
+): Promise<{ outcome: SearchOutcome; recordCount: number; delivery: DeliveryResult }> {
+  const mechanism = resolveDeliveryMechanism(envelope.delivery)
+  for (let attempt = 1; ; attempt += 1) {
+    stage.name = 'search'
+    const signal = AbortSignal.timeout(deps.deliveryTimeoutMs ?? DEFAULT_DELIVERY_TIMEOUT_MS)
+    try {
+      const outcome = await search({ mechanism, signal })
+      if (mechanism === 'inline')
+        return {
+          outcome,
+          recordCount: (outcome.results as unknown[]).length,
+          delivery: { mechanism, reference: null, statusCode: null },
+        }
+      const { records, state, close } = await counted(outcome.results)
+      stage.name = 'delivery'
+      try {
+        const delivery = await deps.ports.deliver(mechanism, envelope, records, signal)
+        const recordCount = Array.isArray(outcome.results) ? outcome.results.length : state.count
+        return { outcome, recordCount, delivery }
+      } finally {
+        await close()
+      }
+    } catch (error) {
+      if (attempt > 1 || !isRecoveryConflict(error)) throw error
+      deps.logger.warn(
+        { queryId: envelope.queryId },
+        'delivery cursor cancelled by the replica: retrying once',
+      )
+    }
+  }
+}
+
 /**
  * Runs a validated query in the spec's order: search, deliver, post the callback, then answer. Any exception
  * in search or delivery becomes a `failed` callback (recordCount 0, a generic error text: "delivery failed",
@@ -60,7 +139,7 @@ async function sendCallback(
 export async function runQuery(
   endpoint: SearchEndpoint,
   envelope: QueryEnvelope,
-  search: () => SearchOutcome,
+  search: (request: SearchRequest) => SearchOutcome | Promise<SearchOutcome>,
   deps: QueryDeps,
 ): Promise<QueryAnswer> {
   const { queryId } = envelope
@@ -68,18 +147,15 @@ export async function runQuery(
   const started = performance.now()
   const elapsed = () => Math.round(performance.now() - started)
   const stopTimer = deps.metrics.queryDuration.startTimer({ endpoint })
-  let stage = 'search'
+  const stage = { name: 'search' }
   try {
-    const { results, truncated, totalMatches, lists } = search()
-    stage = 'delivery'
-    const delivery: DeliveryResult =
-      mechanism === 'inline'
-        ? { mechanism, reference: null, statusCode: null }
-        : await deps.ports.deliver(mechanism, envelope, results)
+    const { outcome, recordCount, delivery } = await searchAndDeliver(envelope, search, deps, stage)
+    const { results, totalMatches, lists } = outcome
+    const truncated = typeof outcome.truncated === 'function' ? outcome.truncated() : outcome.truncated
     const executionTimeMs = elapsed()
     await sendCallback(
       envelope,
-      { queryId, status: 'delivered', recordCount: results.length, executionTimeMs, delivery: { mechanism } },
+      { queryId, status: 'delivered', recordCount, executionTimeMs, delivery: { mechanism } },
       deps,
     )
     deps.metrics.queries.inc({ endpoint, mechanism, status: 'delivered' })
@@ -88,7 +164,7 @@ export async function runQuery(
     // name the list versions they were computed on.
     const base = {
       queryId,
-      recordCount: results.length,
+      recordCount,
       executionTimeMs,
       ...(truncated ? { truncated, ...(totalMatches === undefined ? {} : { totalMatches }) } : {}),
       ...(lists ? { lists } : {}),
@@ -104,7 +180,8 @@ export async function runQuery(
     const executionTimeMs = elapsed()
     // Only our own refusals are told to the caller; a dependency's text (addresses, resolver answers, store
     // errors) stays in the log.
-    const message = error instanceof ProviderError ? `${stage} failed: ${error.message}` : `${stage} failed`
+    const message =
+      error instanceof ProviderError ? `${stage.name} failed: ${error.message}` : `${stage.name} failed`
     deps.logger.warn(
       { queryId, endpoint, err: { message: (error as Error)?.message ?? String(error) } },
       'query failed',

@@ -23,16 +23,22 @@ export function loadCompanydataCsv(path: string, firstId = 0): Company[] {
   const source = basename(path)
   return rows
     .filter((row) => row['Company Name'])
-    .map((row, index) => {
-      const country = normalizeCountry(row.Country)
-      return {
-        id: String(row.ID || `${source}:${firstId + index + 1}`),
-        name: row['Company Name'] ?? '',
-        country,
-        countryName: countryName(country) ?? (row.Country || null),
-        industry: row['Business Category Code 1 - Description'] || null,
-        city: row.City || null,
-        source,
-      }
-    })
+    .map((row, index) => companyFromCsvRow(row, source, firstId + index + 1))
+}
+
+/**
+ * One company of a company-register CSV row (which must have a `Company Name`); `number` makes its id when the
+ * row has no `ID`. Shared by the in-memory load and `import-companies`, so both stores hold the same records.
+ */
+export function companyFromCsvRow(row: Record<string, string>, source: string, number: number): Company {
+  const country = normalizeCountry(row.Country)
+  return {
+    id: String(row.ID || `${source}:${number}`),
+    name: row['Company Name'] ?? '',
+    country,
+    countryName: countryName(country) ?? (row.Country || null),
+    industry: row['Business Category Code 1 - Description'] || null,
+    city: row.City || null,
+    source,
+  }
 }

@@ -29,19 +29,31 @@ const list = (value: unknown) =>
 export function loadCompaniesJsonl(path: string): Company[] {
   const source = basename(path)
   return readLines(path).map((line, index) => {
-    const name = text(line.name)
-    if (!name) throw new Error(`${source} record ${index + 1} has no name`)
-    const country = normalizeCountry(text(line.country))
-    return {
-      id: text(line.id) ?? `${source}:${index + 1}`,
-      name,
-      country,
-      countryName: countryName(country),
-      industry: text(line.industry),
-      city: text(line.city),
-      source,
-    }
+    const company = companyFromJsonRecord(line, source, index + 1)
+    if (typeof company === 'string') throw new Error(`${source} record ${index + 1} ${company}`)
+    return company
   })
+}
+
+/**
+ * One company of a JSON Lines record, or why it is none ("has no name"); `number` (the record's, from 1) makes
+ * its id when it has none. Shared by the in-memory load and `import-companies`.
+ */
+export function companyFromJsonRecord(record: unknown, source: string, number: number): Company | string {
+  if (typeof record !== 'object' || record === null || Array.isArray(record)) return 'is not an object'
+  const line = record as Record<string, unknown>
+  const name = text(line.name)
+  if (!name) return 'has no name'
+  const country = normalizeCountry(text(line.country))
+  return {
+    id: text(line.id) ?? `${source}:${number}`,
+    name,
+    country,
+    countryName: countryName(country),
+    industry: text(line.industry),
+    city: text(line.city),
+    source,
+  }
 }
 
 /**

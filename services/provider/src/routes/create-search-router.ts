@@ -1,12 +1,20 @@
 import { Router } from 'express'
 import { checkQuery, type ParametersOf, type QueryRules } from '../core/check-query'
-import { runQuery, type QueryDeps, type SearchEndpoint, type SearchOutcome } from '../core/run-query'
+import {
+  runQuery,
+  type QueryDeps,
+  type SearchEndpoint,
+  type SearchOutcome,
+  type SearchRequest,
+} from '../core/run-query'
 import type { SearchEngine } from '../search-engine'
 
 export interface SearchRouterOptions extends QueryDeps, QueryRules {
   engine: SearchEngine
   /** Longest a sanctions search may run (SEARCH_TIME_BUDGET_MS). */
   searchBudgetMs: number
+  /** Most records a `pf_s3_sync` or `webhook` delivery carries without a query `limit` (unset: every match). */
+  maxDeliveryRecords?: number
 }
 
 /**
@@ -19,13 +27,14 @@ export function createSearchRouter({
   allowedPorts,
   s3,
   searchBudgetMs,
+  maxDeliveryRecords,
   ...deps
 }: SearchRouterOptions): Router {
   const router = Router()
   const rules: QueryRules = { allowPrivate, allowedPorts, s3 }
   const route = <E extends SearchEndpoint>(
     endpoint: E,
-    search: (parameters: ParametersOf[E]) => SearchOutcome,
+    search: (parameters: ParametersOf[E], request: SearchRequest) => SearchOutcome | Promise<SearchOutcome>,
   ) =>
     router.post(`/api/search/${endpoint}`, async (req, res) => {
       // The lists a query may name are those of the snapshot it will screen: the check and the search run in
@@ -45,11 +54,17 @@ export function createSearchRouter({
         throw checked.refusal
       }
       const { envelope, parameters } = checked.query
-      const answer = await runQuery(endpoint, envelope, () => search(parameters), deps)
+      const answer = await runQuery(endpoint, envelope, (request) => search(parameters, request), deps)
       res.status(answer.status).json(answer.body)
     })
 
-  route('companies', (parameters) => engine.searchCompanies(parameters))
+  // Inline answers keep the search's limit (default 100) and say `truncated`; object and webhook deliveries
+  // stream every match unless the query sets `limit` (or the operator `PROVIDER_MAX_DELIVERY_RECORDS`).
+  route('companies', (parameters, { mechanism, signal }) => {
+    if (mechanism === 'inline') return engine.searchCompanies(parameters)
+    const { records, truncated } = engine.streamCompanies(parameters, { cap: maxDeliveryRecords, signal })
+    return { results: records, truncated }
+  })
   route('sanctions', (parameters) =>
     engine.searchSanctions(parameters, { deadline: Date.now() + searchBudgetMs }),
   )

@@ -1,0 +1,3 @@
+export { startPostgres } from './start-postgres'
+export type { PostgresHandle, StartPostgresOptions } from './start-postgres'
+export { findPostgresBinaries } from './find-postgres-binaries'
