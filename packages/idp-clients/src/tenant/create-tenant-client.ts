@@ -32,8 +32,8 @@ export function createTenantClient({
   sleep,
 }: TenantClientOptions) {
   // Every call retries 408, 429 and 5xx, honouring Retry-After / x-ratelimit-reset, as the vendor SDK does.
-  const request = createHttpClient({ baseUrl: baseUrl.replace(/\/+$/, ''), timeoutMs, retry, sleep })
-  // The Management API, the Authentication API and the sync's decisions (syncTenantUser), put together.
+  const root = baseUrl.replace(/\/+$/, '')
+  const request = createHttpClient({ baseUrl: root, timeoutMs, retry, sleep })
   const api = createTenantManagementApi(request, { domain, clientId, clientSecret })
   const authApi = createTenantAuthenticationApi(request, { clientId, clientSecret, connection, audience })
 
@@ -76,10 +76,7 @@ export function createTenantClient({
       }
     },
 
-    /**
-     * Ends every session and refresh token of the tenant user `id` (Enterprise plans: per-user deletes; else its
-     * refresh tokens through `/device-credentials`): a new password alone ends none of them.
-     */
+    /** Ends all sessions and refresh tokens of user `id` (per-user deletes, else `/device-credentials`). */
     endSessions: (id: string): Promise<void> => api.endSessions(id),
 
     /** See `endUserSessions`: the refresh tokens of `pfUserId`'s account issued at or before `endedAt`. */
@@ -97,7 +94,7 @@ export function createTenantClient({
     },
 
     issuer: `https://${domain}/`,
-    jwksUri: `${baseUrl.replace(/\/+$/, '')}/.well-known/jwks.json`,
+    jwksUri: `${root}/.well-known/jwks.json`,
   }
 }
 
