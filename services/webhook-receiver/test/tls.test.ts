@@ -1,3 +1,6 @@
+import { execFile } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { connect, type ConnectionOptions } from 'node:tls'
 import express from 'express'
 import selfsigned from 'selfsigned'
@@ -63,5 +66,30 @@ describe('TLS: 1.2 or newer only', () => {
         .once('error', reject)
     })
     expect(status).toBe(200)
+  })
+})
+
+describe("the image's HEALTHCHECK", () => {
+  // The probe command exactly as the Dockerfile has it: with TLS on, a plain-HTTP probe would mark a healthy
+  // receiver unhealthy forever.
+  const dockerfile = readFileSync(join(__dirname, '..', 'Dockerfile'), 'utf8')
+  const probe = JSON.parse(/^HEALTHCHECK [^\n]*\\\n\s*CMD (\[.*\])$/m.exec(dockerfile)![1]) as string[]
+  // Asynchronous: the server under probe lives in this process, so a blocking spawn would starve it.
+  const run = (env: Record<string, string>) =>
+    new Promise<number | null>((resolve) => {
+      execFile(
+        probe[0] === 'node' ? process.execPath : probe[0],
+        probe.slice(1),
+        { env: { PATH: process.env.PATH, ...env } },
+        (error) => resolve(error ? (typeof error.code === 'number' ? error.code : null) : 0),
+      )
+    })
+
+  it('answers 0 against a receiver serving TLS (TLS_CERT_FILE set)', async () => {
+    expect(await run({ PORT: String(server.port), TLS_CERT_FILE: '/etc/tls/tls.crt' })).toBe(0)
+  })
+
+  it('answers 1 when it cannot read /health (plain HTTP at a TLS port)', async () => {
+    expect(await run({ PORT: String(server.port) })).toBe(1)
   })
 })

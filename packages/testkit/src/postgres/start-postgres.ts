@@ -104,14 +104,18 @@ export async function startPostgres({
   }
 }
 
+// The server gets an environment of its own, never the caller's (a library does not read the environment): a fixed
+// locale so initdb never depends on the machine's, and the system PATH where setpriv lives.
+const SERVER_ENV = { LC_ALL: 'C.UTF-8', PATH: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' }
+
 function run(binary: string, args: string[]) {
   const [command, commandArgs] = commandAsPostgres(binary, args)
-  return spawnSync(command, commandArgs, { encoding: 'utf8', env: { ...process.env, LC_ALL: 'C.UTF-8' } })
+  return spawnSync(command, commandArgs, { encoding: 'utf8', env: SERVER_ENV })
 }
 
 function launch(binary: string, args: string[], dir: string): ChildProcess {
   const [command, commandArgs] = commandAsPostgres(binary, args)
-  const child = spawn(command, commandArgs, { stdio: 'ignore', env: { ...process.env, LC_ALL: 'C.UTF-8' } })
+  const child = spawn(command, commandArgs, { stdio: 'ignore', env: SERVER_ENV })
   alive.set(child, dir)
   child.once('exit', () => alive.delete(child))
   if (!exitHook) {
