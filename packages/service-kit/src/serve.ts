@@ -5,9 +5,9 @@ import type { Env } from './env-reader'
 import { listen } from './listen'
 import { listenMetrics } from './listen-metrics'
 import type { OpsSettings } from './ops-settings'
-import { onShutdownSignal, runMain } from './run-main'
+import { onShutdownSignal, runMain, SHUTDOWN_MARGIN_MS } from './run-main'
 import type { ServerLimits } from './server-limits'
-import { startTracing } from './start-tracing'
+import { startTracing, TRACING_FLUSH_MS } from './start-tracing'
 
 /** What every service's `create<Service>(config, adapters)` returns, and `serve` runs. */
 export interface RunnableService {
@@ -87,11 +87,13 @@ export function serve<Config extends ServedConfig, Service extends RunnableServi
     onShutdownSignal(
       logger,
       async () => {
+        // The flush gets what the shutdown budget has left (a second of it kept for the exit), at most 2 s.
+        const flushBy = Date.now() + limits.drainTimeoutMs + SHUTDOWN_MARGIN_MS - 1000
         if (closeOrder === 'service-first') await service.close()
         await closeServers()
         if (closeOrder === 'servers-first') await service.close()
         // Last: the spans of the work just drained are exported before the process exits.
-        await tracing.shutdown()
+        await tracing.shutdown(Math.max(0, Math.min(TRACING_FLUSH_MS, flushBy - Date.now())))
       },
       { drainTimeoutMs: limits.drainTimeoutMs },
     )

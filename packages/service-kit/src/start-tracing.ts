@@ -1,11 +1,17 @@
 import type { Env } from './env-reader'
 import { ConfigError } from './config-error'
 
-/** What `startTracing` returns: `shutdown()` exports the spans still buffered (a no-op when tracing is off). */
+/**
+ * What `startTracing` returns: `shutdown(timeoutMs)` exports the spans still buffered (a no-op when tracing is
+ * off) and resolves after at most `timeoutMs` (default 2 s) whatever the collector does: the SDK's own export
+ * time-out is 10 s, and a dead collector must never hold a process past its drain time.
+ */
 export interface Tracing {
   enabled: boolean
-  shutdown(): Promise<void>
+  shutdown(timeoutMs?: number): Promise<void>
 }
+
+export const TRACING_FLUSH_MS = 2000
 
 export interface StartTracingOptions {
   /** The default `service.name`; `OTEL_SERVICE_NAME` wins. */
@@ -30,6 +36,11 @@ export async function startTracing({ serviceName, env }: StartTracingOptions): P
   const set = (name: string) => (env[name]?.trim() ?? '') !== ''
   if (env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true') return OFF
   if (!set('OTEL_EXPORTER_OTLP_ENDPOINT') && !set('OTEL_EXPORTER_OTLP_TRACES_ENDPOINT')) return OFF
+  // Any other exporter (console) would write spans to stdout, which is the log stream.
+  const exporter = env.OTEL_TRACES_EXPORTER?.trim()
+  if (exporter === 'none') return OFF
+  if (exporter && exporter !== 'otlp')
+    throw new ConfigError([`OTEL_TRACES_EXPORTER must be otlp or none (got "${exporter}")`])
   for (const name of ['OTEL_EXPORTER_OTLP_PROTOCOL', 'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL']) {
     const value = env[name]?.trim()
     if (value && !PROTOCOLS.includes(value))
@@ -45,5 +56,18 @@ export async function startTracing({ serviceName, env }: StartTracingOptions): P
   })
   sdk.start()
   let done: Promise<void> | undefined
-  return { enabled: true, shutdown: () => (done ??= sdk.shutdown().catch(() => {})) }
+  return {
+    enabled: true,
+    shutdown(timeoutMs = TRACING_FLUSH_MS) {
+      done ??= sdk.shutdown().catch(() => {})
+      return new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, timeoutMs)
+        timer.unref()
+        void done!.then(() => {
+          clearTimeout(timer)
+          resolve()
+        })
+      })
+    },
+  }
 }

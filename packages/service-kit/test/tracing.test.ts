@@ -73,4 +73,15 @@ describe('startTracing through runCommand (issue 26: OTEL_* variables only)', ()
       /^traced-command: invalid configuration: OTEL_EXPORTER_OTLP_PROTOCOL must be one of http\/protobuf, http\/json, grpc \(got "thrift"\)\n$/,
     )
   })
+
+  it('refuses an exporter other than otlp (console would write spans into the log stream) with exit code 1', async () => {
+    const failure = await runFixture({
+      OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
+      OTEL_TRACES_EXPORTER: 'console',
+    }).catch((error: { code: number; stderr: string }) => error)
+    expect(failure).toMatchObject({ code: 1 })
+    expect((failure as { stderr: string }).stderr).toMatch(
+      /OTEL_TRACES_EXPORTER must be otlp or none \(got "console"\)/,
+    )
+  })
 })

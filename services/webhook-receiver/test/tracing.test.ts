@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process'
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
+import { createServer, type Socket } from 'node:net'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import {
@@ -190,5 +191,34 @@ describe('traces across the receiver and the worker (issue 26)', () => {
       'webhook.process',
     )
     expect(attempts.map((span) => span.statusCode).sort()).toEqual([0, 2])
+  })
+})
+
+describe('a collector that never answers (issue 26, processes exit within their drain time)', () => {
+  it('the receiver still exits 0 on SIGTERM with SHUTDOWN_DRAIN_MS=0: the span flush is cut short, not the exit', async () => {
+    // Accepts connections and never answers: the SDK's own export time-out (10 s) is past drain + margin (5 s).
+    const sockets: Socket[] = []
+    const blackhole = createServer((socket) => void sockets.push(socket))
+    await new Promise<void>((resolve) => blackhole.listen(0, '127.0.0.1', resolve))
+    cleanup.add(blackhole, (server) => {
+      for (const socket of sockets) socket.destroy()
+      server.close()
+    })
+    const { port } = blackhole.address() as { port: number }
+    const stuck = await startServiceProcess({
+      entry: join(dist, 'main.js'),
+      env: { ...env, OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${port}`, SHUTDOWN_DRAIN_MS: '0' },
+      readyMessage: 'webhook receiver listening',
+    })
+    cleanup.add(stuck, (p) => p.stop('SIGKILL'))
+    const body = JSON.stringify(makeEvent('purchase.completed'))
+    const url = `${(stuck.readyLine as { url: string }).url}/webhooks/pf`
+    const answer = await fetch(url, {
+      method: 'POST',
+      body,
+      headers: { 'content-type': 'application/json', [SIGNATURE_HEADER]: signWebhook(SECRET, body) },
+    })
+    expect(answer.status).toBe(200)
+    expect(await stuck.stop('SIGTERM', { killAfterMs: 60_000 })).toBe(0)
   })
 })

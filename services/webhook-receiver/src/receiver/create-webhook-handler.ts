@@ -84,7 +84,11 @@ export function createWebhookHandler({
         const received = await inSpan('webhook.enqueue', {}, () => receiveEvent(raw, store, receiveOptions))
         stopTimer()
         const { outcome, webhookId, event } = received
-        span.setAttributes({ 'pf.webhook_id': webhookId, 'pf.event': event ?? '', 'pf.outcome': outcome })
+        span.setAttributes({
+          'pf.webhook_id': webhookId,
+          'pf.event': isKnownEventKind(event) ? event : 'unknown',
+          'pf.outcome': outcome,
+        })
         if (secretIndex > 0)
           logger.info(
             { event, webhookId, signatureSecretIndex: secretIndex },
