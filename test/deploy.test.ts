@@ -32,6 +32,14 @@ const SETTINGS: Record<string, string[]> = {
     'SHUTDOWN_DRAIN_MS',
     'READY_CACHE_MS',
     'METRICS_PORT',
+    // OpenTelemetry's standard variables (README, "Traces"): every process reads them through startTracing.
+    'OTEL_EXPORTER_OTLP_ENDPOINT',
+    'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT',
+    'OTEL_EXPORTER_OTLP_PROTOCOL',
+    'OTEL_SERVICE_NAME',
+    'OTEL_TRACES_SAMPLER',
+    'OTEL_RESOURCE_ATTRIBUTES',
+    'OTEL_SDK_DISABLED',
   ],
   provider: [
     'PF_API_KEY',

@@ -1,5 +1,6 @@
 import pino, { type Logger } from 'pino'
 import { createLogDestination, type LogDestination } from './create-log-destination'
+import { traceLogFields } from './trace-log-fields'
 
 export type { Logger }
 
@@ -27,13 +28,19 @@ export interface LoggerOptions {
 }
 
 /**
- * A pino JSON logger with the kit's redactions.
+ * A pino JSON logger with the kit's redactions; a line written inside an active span carries `trace_id` and
+ * `span_id`.
  *
  * @example
  * const log = createLogger({ name: 'provider', level: config.logLevel })
  */
 export function createLogger({ name, level = 'info', destination }: LoggerOptions): Logger {
-  const options = { name, level, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } }
+  const options = {
+    name,
+    level,
+    redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+    mixin: traceLogFields,
+  }
   return pino(options, destination ?? stdoutDestination())
 }
 

@@ -53,3 +53,10 @@ export type {
   RealmSettings,
   TenantSettings,
 } from './identity-provider-settings'
+export { startTracing } from './start-tracing'
+export type { StartTracingOptions, Tracing } from './start-tracing'
+export { inSpan } from './in-span'
+export type { InSpanOptions } from './in-span'
+export { extractTraceContext, injectTraceContext } from './trace-context'
+export type { TraceCarrier } from './trace-context'
+export { traceLogFields } from './trace-log-fields'

@@ -19,7 +19,7 @@ export function runMain(name: string, start: () => Promise<void>): void {
 }
 
 /** Time allowed past the drain for what follows it (closing Redis and S3 clients, the last log lines). */
-const SHUTDOWN_MARGIN_MS = 5000
+export const SHUTDOWN_MARGIN_MS = 5000
 
 /**
  * On SIGTERM or SIGINT, runs `shutdown` once (stop accepting, drain in-flight work, close connections), then

@@ -1,11 +1,13 @@
 import type { RequestListener } from 'node:http'
 import type { Registry } from 'prom-client'
 import { createLogger, type Logger } from './create-logger'
+import type { Env } from './env-reader'
 import { listen } from './listen'
 import { listenMetrics } from './listen-metrics'
 import type { OpsSettings } from './ops-settings'
-import { onShutdownSignal, runMain } from './run-main'
+import { onShutdownSignal, runMain, SHUTDOWN_MARGIN_MS } from './run-main'
 import type { ServerLimits } from './server-limits'
+import { startTracing, TRACING_FLUSH_MS } from './start-tracing'
 
 /** What every service's `create<Service>(config, adapters)` returns, and `serve` runs. */
 export interface RunnableService {
@@ -38,6 +40,8 @@ export interface ServedConfig {
 export interface ServeOptions<Config extends ServedConfig, Service extends RunnableService> {
   /** The process's name: its logger's, and the prefix of a failed start's line on stderr. */
   name: string
+  /** The process's environment: its `OTEL_*` variables turn tracing on (`startTracing`); omitted, it stays off. */
+  env?: Env
   /** Reads the environment (a `ConfigError` is the one line on stderr, exit 1). */
   loadConfig(): Config
   /** Builds the service (loading what it needs first). */
@@ -56,19 +60,20 @@ export interface ServeOptions<Config extends ServedConfig, Service extends Runna
 /**
  * Runs a service as a process, the one way for all of them: reads its config, makes its logger, builds and
  * starts it, listens (and on `METRICS_PORT`), drains on SIGTERM or SIGINT and exits 0 (1 past the drain time),
- * and only then logs its ready line: a signal right after that line drains, never kills. A bad config or a
+ * exports the spans still buffered, and only then logs its ready line: a signal right after that line drains, never kills. A bad config or a
  * failed start is one line on stderr and exit code 1.
  *
  * @example
- * serve({ name: 'provider', loadConfig: () => loadProviderConfig(process.env), create: createProvider,
+ * serve({ name: 'provider', env: process.env, loadConfig: () => loadProviderConfig(process.env), create: createProvider,
  *   readyMessage: 'provider listening' })
  */
 export function serve<Config extends ServedConfig, Service extends RunnableService>(
   options: ServeOptions<Config, Service>,
 ): void {
-  const { name, loadConfig, create, closeOrder = 'servers-first', readyMessage, readyFields } = options
+  const { name, env, loadConfig, create, closeOrder = 'servers-first', readyMessage, readyFields } = options
   runMain(name, async () => {
     const config = loadConfig()
+    const tracing = await startTracing({ serviceName: name, env: env ?? {} })
     const logger = createLogger({ name, level: config.logLevel })
     for (const warning of config.warnings ?? []) logger.warn(warning)
     const service = await create(config, logger)
@@ -82,9 +87,13 @@ export function serve<Config extends ServedConfig, Service extends RunnableServi
     onShutdownSignal(
       logger,
       async () => {
+        // The flush gets what the shutdown budget has left (a second of it kept for the exit), at most 2 s.
+        const flushBy = Date.now() + limits.drainTimeoutMs + SHUTDOWN_MARGIN_MS - 1000
         if (closeOrder === 'service-first') await service.close()
         await closeServers()
         if (closeOrder === 'servers-first') await service.close()
+        // Last: the spans of the work just drained are exported before the process exits.
+        await tracing.shutdown(Math.max(0, Math.min(TRACING_FLUSH_MS, flushBy - Date.now())))
       },
       { drainTimeoutMs: limits.drainTimeoutMs },
     )

@@ -8,3 +8,6 @@ export type { DerivedPasswordVector, SignatureVector, TestVectors } from './load
 export { freePort } from './lib/free-port'
 export { startServiceProcess } from './start-service-process'
 export type { ServiceProcess, StartServiceProcessOptions } from './start-service-process'
+export { startOtlpCollector } from './otlp/start-otlp-collector'
+export type { OtlpCollector } from './otlp/start-otlp-collector'
+export type { CollectedSpan } from './otlp/collected-span'

@@ -5,6 +5,7 @@ import { startRedis, type RedisHandle } from '@pf/testkit/redis'
 import { addJobKeepingMarker } from '../src/queue/add-job-keeping-marker'
 import { BULLMQ_VERSION_PINNED, createJobAdder } from '../src/queue/create-job-adder'
 import { createRedisConnection, type RedisConnection } from '../src/queue/create-redis-connection'
+import { JOB_TRACE_FIELD, withTraceData, withTraceText } from '../src/queue/job-trace-context'
 import { WEBHOOK_QUEUE_NAME } from '../src/queue/queue-names'
 import { makeEvent, uniquePrefix, urlTarget } from './support'
 
@@ -26,6 +27,8 @@ const defaultJobOptions = {
   removeOnFail: { count: 10_000 },
 }
 const TTL_MS = 3_600_000
+// What the receiver's enqueue span puts in the job data (issue 26): the W3C trace context, on every path.
+const TRACE = { traceparent: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01', tracestate: 'pf=1' }
 
 function queueOf(prefix: string) {
   return new Queue(WEBHOOK_QUEUE_NAME, {
@@ -100,7 +103,7 @@ describe(`the batched enqueue against Queue.add (BullMQ ${BULLMQ_VERSION_PINNED}
     ['running', false],
     ['paused (jobs go to the paused list, no marker)', true],
   ])(
-    "leaves the same Redis state as the Queue.add fallback, queue %s: jobs, lists, id counter, dedup markers with their TTL, events; Queue.add's own but for the markers",
+    "leaves the same Redis state as the Queue.add fallback, queue %s: jobs (their data carrying the trace context), lists, id counter, dedup markers with their TTL, events; Queue.add's own but for the markers",
     async (_state, paused) => {
       const viaAdd = uniquePrefix()
       const viaFallback = uniquePrefix()
@@ -120,21 +123,29 @@ describe(`the batched enqueue against Queue.add (BullMQ ${BULLMQ_VERSION_PINNED}
         const fallback: string[] = []
         for (const { event, jobId } of deliveries) {
           const deduplication = { id: event.webhookId as string, ttl: TTL_MS }
-          added.push((await queue.add(event.event as string, event, { jobId, deduplication })).id as string)
+          const data = withTraceData(event, TRACE)
+          added.push((await queue.add(event.event as string, data, { jobId, deduplication })).id as string)
           fallback.push(
-            await addJobKeepingMarker(fallbackQueue, event.event as string, event, { jobId, deduplication }),
+            await addJobKeepingMarker(fallbackQueue, event.event as string, data, { jobId, deduplication }),
           )
         }
         // All in one event-loop turn: one script call for the four.
         const batched = await Promise.all(
           deliveries.map(({ event, jobId }) =>
-            adder.add(event.event as string, JSON.stringify(event), jobId, event.webhookId as string),
+            adder.add(
+              event.event as string,
+              withTraceText(JSON.stringify(event), TRACE),
+              jobId,
+              event.webhookId as string,
+            ),
           ),
         )
         expect(batched).toEqual(fallback)
         expect(batched[3]).toBe(`job:${deliveries[0]!.jobId}`)
         expect(added[3]).toBe(deliveries[0]!.jobId)
         const state = await snapshot(viaFallback)
+        const job = state[`:${WEBHOOK_QUEUE_NAME}:${deliveries[0]!.jobId}`] as { data: string }
+        expect(JSON.parse(job.data)).toEqual({ ...events[0], [JOB_TRACE_FIELD]: TRACE })
         // 3 jobs, 3 dedup markers, the wait (or paused) list, the id counter, events, meta, and unless paused
         // the workers' marker.
         expect(Object.keys(state)).toHaveLength(paused ? 10 : 11)
@@ -205,14 +216,14 @@ describe(`the batched enqueue against Queue.add (BullMQ ${BULLMQ_VERSION_PINNED}
       // Stored as the verified text came (spaces and all): the worker parses the same object.
       await adder.add(
         'purchase.failed',
-        JSON.stringify(second, null, 2),
+        withTraceText(JSON.stringify(second, null, 2), TRACE),
         'by-batch',
         second.webhookId as string,
       )
       while (seen.length < 2) await new Promise((resolve) => setTimeout(resolve, 20))
       const byAdd = seen.find((job) => job.id === 'by-add')!
       const byBatch = seen.find((job) => job.id === 'by-batch')!
-      expect(byBatch.data).toEqual(second)
+      expect(byBatch.data).toEqual({ ...second, [JOB_TRACE_FIELD]: TRACE })
       expect(byAdd.data).toEqual(first)
       expect({ name: byBatch.name, opts: { ...byBatch.opts, jobId: 'x', deduplication: 'x' } }).toEqual({
         name: byAdd.name,

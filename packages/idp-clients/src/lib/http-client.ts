@@ -1,3 +1,4 @@
+import { SpanKind, SpanStatusCode, trace, type Span } from '@opentelemetry/api'
 import axios, { type AxiosInstance, type AxiosRequestConfig, type AxiosResponse } from 'axios'
 import {
   IdpConflictError,
@@ -9,6 +10,7 @@ import {
 } from '../errors'
 import { timeLeft } from './deadline'
 import { retryDelay } from './retry-delay'
+import { routeTemplate } from './route-template'
 
 /** Retries of transient answers (408, 429, 5xx, network errors), as the vendors' SDKs do. */
 export interface RetryOptions {
@@ -50,6 +52,8 @@ const transient = (error: unknown) =>
  * 409 `IdpConflictError`, 429 `IdpRateLimitedError`, an `invalid_grant` answer `IdpInvalidGrantError`, any
  * other non-2xx `IdpRejectedError`; each carries status, body and headers. Transient failures (408, 429, 5xx,
  * network) are retried with the server's `Retry-After` / `x-ratelimit-reset` or backoff, within the deadline.
+ * Each call is one OpenTelemetry client span (a no-op unless the process runs an SDK): method, route template,
+ * the last status and how many retries it took; never the body, query, headers or ids.
  */
 export function createHttpClient({
   baseUrl,
@@ -94,11 +98,16 @@ export function createHttpClient({
     )
   }
 
-  return async function request<T>(config: IdpRequest): Promise<AxiosResponse<T>> {
+  async function withRetries<T>(config: IdpRequest, span: Span): Promise<AxiosResponse<T>> {
     for (let attempt = 0; ; attempt += 1) {
+      span.setAttribute('pf.idp.retries', attempt)
       try {
-        return await once<T>(config)
+        const response = await once<T>(config)
+        span.setAttribute('http.response.status_code', response.status)
+        return response
       } catch (error) {
+        const status = (error as IdpError).statusCode
+        if (status !== undefined) span.setAttribute('http.response.status_code', status)
         if (!transient(error) || attempt >= maxRetries) throw error
         const delay = retryDelay(attempt, (error as IdpError).headers, { baseDelayMs, maxDelayMs })
         // Asked to wait longer than we may, or than the deadline leaves: give up now, with the server's answer.
@@ -106,6 +115,28 @@ export function createHttpClient({
         await sleep(delay)
       }
     }
+  }
+
+  return function request<T>(config: IdpRequest): Promise<AxiosResponse<T>> {
+    const method = (config.method ?? 'GET').toUpperCase()
+    const template = routeTemplate(config.url ?? '')
+    const attributes = { 'http.request.method': method, 'url.template': template, 'pf.idp.call': config.what }
+    // Asked for on each call, not once at load: the process may start its SDK after loading this module.
+    const tracer = trace.getTracer('@pf/idp-clients')
+    return tracer.startActiveSpan(
+      `${method} ${template}`,
+      { kind: SpanKind.CLIENT, attributes },
+      async (span) => {
+        try {
+          return await withRetries<T>(config, span)
+        } catch (error) {
+          span.setStatus({ code: SpanStatusCode.ERROR, message: (error as Error).name })
+          throw error
+        } finally {
+          span.end()
+        }
+      },
+    )
   }
 }
 

@@ -4,6 +4,7 @@ import { createExchange } from '../create-exchange'
 
 serve({
   name: 'auth-exchange',
+  env: process.env,
   loadConfig: () => loadExchangeConfig(process.env),
   create: (config, logger) => createExchange(config, { logger }),
   readyMessage: 'auth exchange listening',

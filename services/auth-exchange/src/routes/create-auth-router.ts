@@ -1,5 +1,6 @@
 import { Router, json } from 'express'
-import type { Logger } from '@pf/service-kit'
+import { SpanKind } from '@opentelemetry/api'
+import { inSpan, type Logger } from '@pf/service-kit'
 import { IdpError, IdpInvalidGrantError } from '@pf/idp-clients'
 import { InvalidRequestError, InvalidTokenError } from '../errors'
 import type { ExchangeFlow } from '../core/exchange-flow'
@@ -27,35 +28,41 @@ export function createAuthRouter({
   const { outcomes, duration, idpErrors } = metrics
   const router = Router()
 
-  router.post('/auth/exchange', async (req, res) => {
-    const started = performance.now()
-    try {
-      const bearer = /^Bearer\s+(\S+)\s*$/i.exec(req.get('authorization') ?? '')?.[1]
-      if (!bearer) throw new InvalidTokenError('missing bearer token')
-      const user = await verifyMarketplaceToken(bearer)
-      const { tokens, user: view, path } = await exchange(user, { ip: req.socket.remoteAddress })
-      const seconds = (performance.now() - started) / 1000
-      outcomes.inc({ outcome: path })
-      duration.observe({ path }, seconds)
-      logger.info({ userId: user.userId, path, ms: Math.round(seconds * 1000) }, 'exchange')
-      res.set('Cache-Control', 'no-store').json({
-        access_token: tokens.access_token,
-        refresh_token: tokens.refresh_token,
-        token_type: tokens.token_type,
-        expires_in: tokens.expires_in,
-        id_token: tokens.id_token,
-        refresh_expires_in: tokens.refresh_expires_in,
-        scope: tokens.scope,
-        user: view,
-      })
-    } catch (error) {
-      outcomes.inc({ outcome: outcomeOf(error) })
-      // An adoption refused by policy is the exchange's own answer (outcome account_conflict), not a failure.
-      if (error instanceof IdpError && error.code !== 'ERR_IDP_ACCOUNT_CONFLICT')
-        idpErrors.inc({ code: error.code, status: String(error.statusCode ?? 'none') })
-      throw error
-    }
-  })
+  // One span per exchange; each identity-provider call is a child (@pf/idp-clients' client spans). Its
+  // attributes are the path and outcome only: no token, password, email or secret.
+  router.post('/auth/exchange', (req, res) =>
+    inSpan('auth.exchange', { kind: SpanKind.SERVER }, async (span) => {
+      const started = performance.now()
+      try {
+        const bearer = /^Bearer\s+(\S+)\s*$/i.exec(req.get('authorization') ?? '')?.[1]
+        if (!bearer) throw new InvalidTokenError('missing bearer token')
+        const user = await verifyMarketplaceToken(bearer)
+        const { tokens, user: view, path } = await exchange(user, { ip: req.socket.remoteAddress })
+        const seconds = (performance.now() - started) / 1000
+        span.setAttribute('pf.outcome', path)
+        outcomes.inc({ outcome: path })
+        duration.observe({ path }, seconds)
+        logger.info({ userId: user.userId, path, ms: Math.round(seconds * 1000) }, 'exchange')
+        res.set('Cache-Control', 'no-store').json({
+          access_token: tokens.access_token,
+          refresh_token: tokens.refresh_token,
+          token_type: tokens.token_type,
+          expires_in: tokens.expires_in,
+          id_token: tokens.id_token,
+          refresh_expires_in: tokens.refresh_expires_in,
+          scope: tokens.scope,
+          user: view,
+        })
+      } catch (error) {
+        span.setAttribute('pf.outcome', outcomeOf(error))
+        outcomes.inc({ outcome: outcomeOf(error) })
+        // An adoption refused by policy is the exchange's own answer (outcome account_conflict), not a failure.
+        if (error instanceof IdpError && error.code !== 'ERR_IDP_ACCOUNT_CONFLICT')
+          idpErrors.inc({ code: error.code, status: String(error.statusCode ?? 'none') })
+        throw error
+      }
+    }),
+  )
 
   router.post('/auth/logout', json({ limit: '16kb' }), async (req, res) => {
     const refreshToken = (req.body as { refresh_token?: unknown } | undefined)?.refresh_token

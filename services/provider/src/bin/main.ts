@@ -7,6 +7,7 @@ import { loadConfiguredLists } from '../lists/load-configured-lists'
 
 serve({
   name: 'provider',
+  env: process.env,
   loadConfig: () => loadProviderConfig(process.env),
   create: async (config, logger) =>
     createProvider(config, {

@@ -1,4 +1,5 @@
-import type { Logger } from '@pf/service-kit'
+import { SpanKind, SpanStatusCode, type Context, type Span } from '@opentelemetry/api'
+import { inSpan, type Logger } from '@pf/service-kit'
 import {
   resolveDeliveryMechanism,
   type CallbackPayload,
@@ -46,7 +47,10 @@ async function sendCallback(
   { ports, logger, metrics }: QueryDeps,
 ) {
   try {
-    await ports.sendCallback(envelope, payload)
+    // Its POST carries this span's traceparent (the adapters inject the active context).
+    await inSpan('provider.callback', { attributes: { 'pf.status': payload.status } }, () =>
+      ports.sendCallback(envelope, payload),
+    )
     metrics.callbacks.inc({ outcome: 'sent' })
   } catch (error) {
     metrics.callbacks.inc({ outcome: 'failed' })
@@ -104,7 +108,8 @@ async function searchAndDeliver(
     stage.name = 'search'
     const signal = AbortSignal.timeout(deps.deliveryTimeoutMs ?? DEFAULT_DELIVERY_TIMEOUT_MS)
     try {
-      const outcome = await search({ mechanism, signal })
+      // Called in this turn of the event loop (inSpan runs it at once): see the router.
+      const outcome = await inSpan('provider.search', {}, () => search({ mechanism, signal }))
       if (mechanism === 'inline')
         return {
           outcome,
@@ -114,7 +119,16 @@ async function searchAndDeliver(
       const { records, state, close } = await counted(outcome.results)
       stage.name = 'delivery'
       try {
-        const delivery = await deps.ports.deliver(mechanism, envelope, records, signal)
+        const delivery = await inSpan(
+          'provider.delivery',
+          { attributes: { 'pf.mechanism': mechanism } },
+          async (span) => {
+            const delivered = await deps.ports.deliver(mechanism, envelope, records, signal)
+            if (delivered.statusCode !== null)
+              span.setAttribute('http.response.status_code', delivered.statusCode)
+            return delivered
+          },
+        )
         const recordCount = Array.isArray(outcome.results) ? outcome.results.length : state.count
         return { outcome, recordCount, delivery }
       } finally {
@@ -134,13 +148,31 @@ async function searchAndDeliver(
  * Runs a validated query in the spec's order: search, deliver, post the callback, then answer. Any exception
  * in search or delivery becomes a `failed` callback (recordCount 0, a generic error text: "delivery failed",
  * with the reason only for the provider's own refusals) and a 500 `{error, queryId}`; the callback is always
- * posted before the answer is returned.
+ * posted before the answer is returned. Traced: a `provider.query` span (under `parent`, the platform's
+ * `traceparent` once its API key was checked) with `provider.search`, `provider.delivery` and `provider.callback`
+ * children; its attributes are ids, counts and the failure's stage, never names, parameters or tokens.
  */
-export async function runQuery(
+export function runQuery(
   endpoint: SearchEndpoint,
   envelope: QueryEnvelope,
   search: (request: SearchRequest) => SearchOutcome | Promise<SearchOutcome>,
   deps: QueryDeps,
+  parent?: Context,
+): Promise<QueryAnswer> {
+  const mechanism = resolveDeliveryMechanism(envelope.delivery)
+  const attributes = { 'pf.query_id': envelope.queryId, 'pf.endpoint': endpoint, 'pf.mechanism': mechanism }
+  // inSpan runs the query at once, so the search still starts in this turn of the event loop (see the router).
+  return inSpan('provider.query', { kind: SpanKind.SERVER, parent, attributes }, (span) =>
+    answerQuery(endpoint, envelope, search, deps, span),
+  )
+}
+
+async function answerQuery(
+  endpoint: SearchEndpoint,
+  envelope: QueryEnvelope,
+  search: (request: SearchRequest) => SearchOutcome | Promise<SearchOutcome>,
+  deps: QueryDeps,
+  span: Span,
 ): Promise<QueryAnswer> {
   const { queryId } = envelope
   const mechanism = resolveDeliveryMechanism(envelope.delivery)
@@ -153,6 +185,7 @@ export async function runQuery(
     const { results, totalMatches, lists } = outcome
     const truncated = typeof outcome.truncated === 'function' ? outcome.truncated() : outcome.truncated
     const executionTimeMs = elapsed()
+    span.setAttribute('pf.record_count', recordCount)
     await sendCallback(
       envelope,
       { queryId, status: 'delivered', recordCount, executionTimeMs, delivery: { mechanism } },
@@ -182,6 +215,13 @@ export async function runQuery(
     // errors) stays in the log.
     const message =
       error instanceof ProviderError ? `${stage.name} failed: ${error.message}` : `${stage.name} failed`
+    // The stage and the error's class only: a message may quote an address or a list's source.
+    span.setAttributes({
+      'pf.failure_reason': `${stage.name} failed`,
+      'error.type': (error as Error)?.name ?? 'Error',
+      'pf.record_count': 0,
+    })
+    span.setStatus({ code: SpanStatusCode.ERROR, message: `${stage.name} failed` })
     deps.logger.warn(
       { queryId, endpoint, err: { message: (error as Error)?.message ?? String(error) } },
       'query failed',

@@ -1,4 +1,5 @@
 import { Router } from 'express'
+import { extractTraceContext } from '@pf/service-kit'
 import { checkQuery, type ParametersOf, type QueryRules } from '../core/check-query'
 import {
   runQuery,
@@ -54,7 +55,15 @@ export function createSearchRouter({
         throw checked.refusal
       }
       const { envelope, parameters } = checked.query
-      const answer = await runQuery(endpoint, envelope, (request) => search(parameters, request), deps)
+      // The API key was checked before this router (create-app.ts): the platform's traceparent may be honoured.
+      const parent = extractTraceContext(req.headers)
+      const answer = await runQuery(
+        endpoint,
+        envelope,
+        (request) => search(parameters, request),
+        deps,
+        parent,
+      )
       res.status(answer.status).json(answer.body)
     })
 

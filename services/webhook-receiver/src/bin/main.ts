@@ -4,6 +4,7 @@ import { createReceiver } from '../receiver/create-receiver'
 
 serve({
   name: 'webhook-receiver',
+  env: process.env,
   loadConfig: () => loadReceiverConfig(process.env),
   create: (config, logger) => createReceiver(config, { logger }),
   readyMessage: 'webhook receiver listening',

@@ -7,6 +7,7 @@ import { withSessionEnd } from '../worker/session-end-handler'
 
 serve({
   name: 'webhook-worker',
+  env: process.env,
   loadConfig: () => loadWorkerConfig(process.env),
   create: async (config, logger) =>
     createWorker(config, {

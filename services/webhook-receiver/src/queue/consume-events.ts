@@ -3,6 +3,7 @@ import type { Logger } from '@pf/service-kit'
 import { createOnce, type Once } from './create-once'
 import type { RedisConnection } from './create-redis-connection'
 import { isUnrecoverable } from './is-unrecoverable'
+import { splitTraceData } from './job-trace-context'
 import { WEBHOOK_QUEUE_NAME } from './queue-names'
 
 /** A stored event as the worker's processor sees it: no BullMQ type. */
@@ -12,6 +13,8 @@ export interface QueuedEvent {
   name: string
   /** The event as stored: the verified envelope. */
   data: unknown
+  /** The W3C trace context the receiver stored with it (`traceparent`, `tracestate`); absent when untraced. */
+  traceContext?: Readonly<Record<string, unknown>>
   webhookId: string | undefined
   /** This attempt, from 1. */
   attempt: number
@@ -77,11 +80,14 @@ export function consumeEvents({
   const worker = new Worker(
     WEBHOOK_QUEUE_NAME,
     async (job) => {
+      // The same on every attempt and after a replay: each is a span of the enqueue's trace.
+      const { event, carrier } = splitTraceData(job.data)
       try {
         await process({
           jobId: job.id ?? '',
           name: job.name,
-          data: job.data,
+          data: event,
+          traceContext: carrier,
           webhookId: (job.data as { webhookId?: string } | undefined)?.webhookId,
           attempt: job.attemptsMade + 1,
           maxAttempts: job.opts.attempts ?? 1,

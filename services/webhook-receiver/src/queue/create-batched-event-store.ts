@@ -8,6 +8,7 @@ import {
   type EventStoreOptions,
 } from './webhook-queue-store'
 import { whenConnected } from './when-connected'
+import { withTraceText } from './job-trace-context'
 
 /**
  * The event store of the pinned BullMQ: jobs are added by `createJobAdder` (BullMQ's addStandardJob for these
@@ -39,7 +40,8 @@ export function createBatchedEventStore(options: EventStoreOptions): BullmqEvent
     ownConnection: connection,
     waitReplicas,
     waitTimeoutMs,
-    add: (event, json, jobId) => adder.add(event.event, json, jobId, event.webhookId),
+    add: (event, json, jobId, trace) =>
+      adder.add(event.event, withTraceText(json, trace), jobId, event.webhookId),
   })
   return { store, queue: opened.queue }
 }

@@ -1,5 +1,6 @@
 import { addJobKeepingMarker } from './add-job-keeping-marker'
 import type { EventStore } from './event-store'
+import { withTraceData } from './job-trace-context'
 import { unconfirmedWrite } from './unconfirmed-write'
 import {
   openWebhookQueue,
@@ -27,8 +28,8 @@ export function createQueueAddEventStore(options: EventStoreOptions): BullmqEven
     writer: client,
     waitReplicas,
     waitTimeoutMs,
-    async add(event, _json, jobId) {
-      const held = await addJobKeepingMarker(queue, event.event, event, {
+    async add(event, _json, jobId, trace) {
+      const held = await addJobKeepingMarker(queue, event.event, withTraceData(event, trace), {
         jobId,
         deduplication: { id: event.webhookId, ttl },
       })

@@ -1,6 +1,8 @@
 import type { Queue } from 'bullmq'
+import { injectTraceContext } from '@pf/service-kit'
 import type { QuarantineEntry, QuarantineReason } from './event-store'
 import { addJobInTransaction } from './add-job-in-transaction'
+import { withTraceData } from './job-trace-context'
 import type { RedisConnection } from './create-redis-connection'
 import { MARKER_OF_QUARANTINE } from './queue-names'
 import { unconfirmedWrite } from './unconfirmed-write'
@@ -140,17 +142,15 @@ export async function listQuarantined(queue: Queue): Promise<QuarantinedEvent[]>
 /**
  * Hands a quarantined event to the worker: a job of its kind with the quarantine's id as job id (a second
  * release of the same event is BullMQ's duplicate, not a second job), added in one MULTI with the entry's
- * removal. No dedup option: the event's marker is already there, and stays.
+ * removal. No dedup option: the event's marker is already there, and stays. The job carries the active trace
+ * context (the replay's span).
  */
-export async function releaseQuarantined(
-  queue: Queue,
-  event: QuarantinedEvent,
-  data: unknown,
-): Promise<void> {
+export async function releaseQuarantined(queue: Queue, event: QuarantinedEvent, data: object): Promise<void> {
   const client = await queue.client
   if (!(RELEASE_COMMAND in client)) client.defineCommand(RELEASE_COMMAND, { numberOfKeys: 2, lua: RELEASE })
   const keys = quarantineKeys(queue)
-  await addJobInTransaction(queue, event.event ?? '', data, { jobId: event.id }, (multi) =>
+  const traced = withTraceData(data, injectTraceContext())
+  await addJobInTransaction(queue, event.event ?? '', traced, { jobId: event.id }, (multi) =>
     multi.runCommand(RELEASE_COMMAND, [keys.index, keys.entry(event.id), event.id]),
   )
 }

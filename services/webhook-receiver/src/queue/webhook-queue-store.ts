@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { Queue } from 'bullmq'
-import { withTimeout, type Logger } from '@pf/service-kit'
+import { injectTraceContext, withTimeout, type Logger, type TraceCarrier } from '@pf/service-kit'
 import { StoreUnavailableError } from '../errors'
 import { checkEvictionPolicy } from './check-eviction-policy'
 import { countOnlineReplicas } from './count-online-replicas'
@@ -55,8 +55,16 @@ export interface StoreAround {
   /** Replicas each write waits for (`WAIT`), within `waitTimeoutMs`. */
   waitReplicas: number
   waitTimeoutMs: number
-  /** Adds the event's job; resolves with `jobId`, or with the marker of an earlier delivery of its webhookId. */
-  add(event: { event: string; webhookId: string }, json: string, jobId: string): Promise<string>
+  /**
+   * Adds the event's job, its data carrying `trace` (`JOB_TRACE_FIELD`); resolves with `jobId`, or with the
+   * marker of an earlier delivery of its webhookId.
+   */
+  add(
+    event: { event: string; webhookId: string },
+    json: string,
+    jobId: string,
+    trace: TraceCarrier,
+  ): Promise<string>
 }
 
 /**
@@ -96,7 +104,9 @@ export function webhookQueueStore(around: StoreAround): EventStore {
     async accept(event, json) {
       // A fresh job id per request: when BullMQ deduplicates, it hands back the earlier delivery's marker.
       const jobId = randomUUID()
-      return (await storing(around.add(event, json, jobId))) === jobId ? 'accepted' : 'duplicate'
+      // The active span's context (the receiver's enqueue span): the worker's span continues its trace.
+      const trace = injectTraceContext()
+      return (await storing(around.add(event, json, jobId, trace))) === jobId ? 'accepted' : 'duplicate'
     },
     async quarantine(entry: QuarantineEntry, json: string): Promise<QuarantineOutcome> {
       const event = { ...entry, id: randomUUID(), json, receivedAt: new Date().toISOString() }

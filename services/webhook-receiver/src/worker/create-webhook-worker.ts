@@ -1,7 +1,8 @@
-import type { Logger } from '@pf/service-kit'
+import { SpanKind } from '@opentelemetry/api'
+import { extractTraceContext, inSpan, type Logger } from '@pf/service-kit'
 import type { WebhookHandlers } from '@pf/schemas'
 import type { WorkerMetrics } from '../metrics'
-import { consumeEvents, type EventConsumer, type EventConsumerOptions } from '../queue'
+import { consumeEvents, type EventConsumer, type EventConsumerOptions, type QueuedEvent } from '../queue'
 import { dispatchEvent } from './dispatch-event'
 
 export type WebhookWorkerOptions = Omit<EventConsumerOptions, 'process' | 'onFailed'> & {
@@ -41,8 +42,12 @@ export function createWebhookWorker({
       }
       const stopTimer = duration.startTimer({ event: job.name })
       try {
-        const outcome = await dispatchEvent(job.data, handlers, context)
-        processed.inc({ event: job.name, outcome: outcome === 'handled' ? 'handled' : 'no_handler' })
+        // A child of the receiver's enqueue span; a handler's own spans (OpenTelemetry API) are children of it.
+        await inSpan('webhook.process', processSpan(job), async (span) => {
+          const outcome = await dispatchEvent(job.data, handlers, context)
+          span.setAttribute('pf.outcome', outcome)
+          processed.inc({ event: job.name, outcome: outcome === 'handled' ? 'handled' : 'no_handler' })
+        })
       } finally {
         stopTimer()
       }
@@ -54,4 +59,19 @@ export function createWebhookWorker({
       else logger.warn(fields, 'handler failed: will retry')
     },
   })
+}
+
+/** The processing span's parent (the trace context the job carries) and attributes: ids and counts only. */
+function processSpan(job: QueuedEvent) {
+  return {
+    kind: SpanKind.CONSUMER,
+    parent: extractTraceContext(job.traceContext),
+    attributes: {
+      'pf.event': job.name,
+      'pf.webhook_id': job.webhookId ?? '',
+      'pf.job_id': job.jobId,
+      'pf.attempt': job.attempt,
+      'pf.max_attempts': job.maxAttempts,
+    },
+  }
 }

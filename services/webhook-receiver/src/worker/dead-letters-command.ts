@@ -1,4 +1,4 @@
-import { withTimeout } from '@pf/service-kit'
+import { inSpan, withTimeout } from '@pf/service-kit'
 import type { DeadLettersConfig } from '../config'
 import { describeRedisTarget, openDeadLetterQueue } from '../queue'
 import { listDeadLetters, replayDeadLetters, type DeadLetter, type StillInvalid } from './dead-letters'
@@ -72,7 +72,20 @@ export async function deadLettersCommand(args: string[], loadConfig: () => DeadL
       process.stdout.write(`${json ? JSON.stringify(detail, null, 2) : formatDeadLetter(detail)}\n`)
     } else {
       const one = argument === '--all' ? undefined : argument
-      const report = await withRedis(replayDeadLetters(queue, one))
+      // A failed job keeps its data, so its next attempt continues the receiver's trace; a released quarantined
+      // event carries this span's.
+      const report = await inSpan(
+        'dead-letters.replay',
+        { attributes: { 'pf.replay': one ?? '--all' } },
+        (span) =>
+          withRedis(replayDeadLetters(queue, one)).then((report) => {
+            span.setAttributes({
+              'pf.replayed': report.replayed.length,
+              'pf.still_invalid': report.stillInvalid.length,
+            })
+            return report
+          }),
+      )
       if (one !== undefined && report.replayed.length === 0) {
         const [invalid] = report.stillInvalid
         throw new Error(

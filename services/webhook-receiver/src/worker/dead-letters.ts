@@ -102,7 +102,7 @@ export async function replayDeadLetters(
     const checked = validateWebhookEvent(data)
     if (!checked.ok) stillInvalid.push({ ...letter, errors: checked.error })
     else {
-      await releaseQuarantined(queue, event, data)
+      await releaseQuarantined(queue, event, data as object)
       replayed.push(letter)
     }
   }
