@@ -9,7 +9,14 @@ const SYLLABLES =
   /^(?:(?:tch|ch|jj|kk|tt|pp|ss|sh|rh|[gkndtrlmbpsjh])?[yw]?(?:eo|eu|ae|oe|oi|ui|oo|ee|ou|ai|[aeiou])(?:ng|[nmklpt](?![aeiouwy]))?)+$/
 
 // Family names whose usual spellings the rules below do not bring together with the others.
-const SPELLINGS: Record<string, string> = { park: 'pak', choi: 'choe', oh: 'o', ahn: 'an', roh: 'no', noh: 'no' }
+const SPELLINGS: Record<string, string> = {
+  park: 'pak',
+  choi: 'choe',
+  oh: 'o',
+  ahn: 'an',
+  roh: 'no',
+  noh: 'no',
+}
 
 // The family names lists most often carry (DPRK and ROK), in several spellings each; compared by `syllableKey`.
 const FAMILY_NAMES = new Set(

@@ -64,7 +64,13 @@ export function queryForms(name: string): QueryForm[] {
       korean: false,
     })
   for (const prepared of koreanForms(name, script, prepareQueryName))
-    forms.push({ prepared, transliterated: script !== 'Latn', skeletal: false, abjadOnly: false, korean: true })
+    forms.push({
+      prepared,
+      transliterated: script !== 'Latn',
+      skeletal: false,
+      abjadOnly: false,
+      korean: true,
+    })
   return forms.filter((form) => form.prepared.parts.length > 0 || form === forms[0])
 }
 
