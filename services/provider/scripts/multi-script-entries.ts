@@ -21,7 +21,10 @@ export function multiScriptEntries(
       for (const word of name.replace(/,/g, ' ').split(/\s+/))
         if (word.length > 2) {
           const script = detectScript(word)
-          byScript.set(script, [...(byScript.get(script) ?? []), word])
+          // Pushed in place: copying the list for each word made generating a million names take minutes.
+          const words = byScript.get(script) ?? []
+          if (words.length === 0) byScript.set(script, words)
+          words.push(word)
         }
   const pools = [...byScript.values()].map((words) => [...new Set(words)])
   const total = pools.reduce((sum, words) => sum + words.length, 0)

@@ -83,6 +83,51 @@ describe('names across scripts: each script folds to Latin, both forms indexed (
     ])
   })
 
+  // From the UN list's DPRK records (data/reference/un-consolidated): a name and an alias of the same record, or
+  // the usual spellings of its family name (Lee/Yi/Rhee/Ri, Park/Pak/Bak, Choi/Choe, Jung/Jeong/Chung).
+  const KOREAN_SPELLINGS: [listed: string, query: string][] = [
+    ['KIM Jong Un', 'Gim Jeong-eun'],
+    ['KIM Jong Un', 'Kim Jong-un'],
+    ['KIM Jong Un', 'Kim Jeong Eun'],
+    ['RI U’N SO’NG', 'Ri Eun Song'],
+    ['RI U’N SO’NG', 'Lee Eun Song'],
+    ['RI U’N SO’NG', 'Yi Eun Seong'],
+    ['RI U’N SO’NG', 'Rhee Un Song'],
+    ['PAK CHUN IL', 'Park Chun Il'],
+    ['PAK CHUN IL', 'Bak Chun Il'],
+    ["CH'OE SO’K MIN", 'Choi Seok Min'],
+    ['KIM JUNG JONG', 'Kim Chung Chong'],
+    ['KIM JUNG JONG', 'Kim Jeong Jeong'],
+    ['KANG MUN KIL', 'Gang Mun Gil'],
+    ['JO YONG CHOL', 'Cho Yong Chol'],
+    ['YUN HO-JIN', 'Yoon Ho Chin'],
+    ['SIN MIN', 'Shin Min'],
+    ['MIN BYONG CHOL', 'Min Pyo’ng-ch’o’l'],
+    ['KIM YONG CHOL', 'Kim Young-Cheol'],
+    ['HYON KWANG IL', 'Hyon Gwang Il'],
+    ['HAN JANG SU', 'Chang-Su Han'],
+    ['KOREA PYONGYANG TRADING', 'Korea Pyeongyang Trading'],
+  ]
+  const koreanList = SanctionsIndex.build(KOREAN_SPELLINGS.map(([listed], i) => entry(`k${i}`, listed)))
+  const koreanScan = SanctionsScan.build(koreanList.entries)
+
+  it.each(KOREAN_SPELLINGS.map((pair, i) => [...pair, i] as const))(
+    'matches Korean romanisations of one name at 100: "%s" for "%s"',
+    (listed, query, i) => {
+      const found = koreanList.search({ name: query, threshold: 85, limit: 20 })
+      const hit = found.find((match) => match.matchedName === listed)
+      expect(hit).toMatchObject({ score: 100, explanation: { comparedAs: 'korean-romanisation' } })
+      expect(found.filter((match) => match.score === 100).map((match) => match.id)).toContain(`k${i}`)
+      expect(found).toEqual(koreanScan.search({ name: query, threshold: 85, limit: 20 }))
+    },
+  )
+
+  it('keeps Korean names apart that differ in more than their romanisation', () => {
+    const found = koreanList.search({ name: 'Pak Jong Un', threshold: 85, limit: 20 })
+    expect(found.find((match) => match.matchedName === 'KIM Jong Un')?.score ?? 0).toBeLessThan(100)
+    expect(koreanList.search({ name: 'Vladimir Putin', threshold: 85, limit: 20 })).toEqual([])
+  })
+
   it('matches Chinese pinyin with and without spaces between syllables', () => {
     const chinese = SanctionsIndex.build([entry('c1', 'XI Jin Ping'), entry('c2', 'XI Jinping')])
     const found = chinese.search({ name: '习近平', threshold: 90, limit: 5 })

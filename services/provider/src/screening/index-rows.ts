@@ -7,6 +7,8 @@ import { namePenalty } from '../matching/name-weight'
 export const TRANSLITERATED = 1
 /** A row of a name written in Arabic or Hebrew. */
 export const ABJAD = 2
+/** A row of a Korean name's romanisation keys (`koreanName`). */
+export const KOREAN = 4
 
 /** What the index keeps of each form of each listed name (a row), flat. */
 export interface IndexRows {
@@ -15,7 +17,7 @@ export interface IndexRows {
   alias: Int32Array
   /** Points a match on the row loses for its name's kind (`namePenalty`). */
   points: Uint8Array
-  /** `TRANSLITERATED` and `ABJAD` bits. */
+  /** `TRANSLITERATED`, `ABJAD` and `KOREAN` bits. */
   flags: Uint8Array
   wholes: string[]
   parts: string[][]
@@ -35,7 +37,9 @@ export function buildIndexRows(entries: readonly SanctionEntry[]): IndexRows {
         entry.push(index)
         alias.push(k - 1)
         points.push(namePenalty(kind))
-        flags.push((form.transliterated ? TRANSLITERATED : 0) | (form.abjad ? ABJAD : 0))
+        flags.push(
+          (form.transliterated ? TRANSLITERATED : 0) | (form.abjad ? ABJAD : 0) | (form.korean ? KOREAN : 0),
+        )
         wholes.push(form.prepared.whole)
         parts.push(form.prepared.parts)
       }

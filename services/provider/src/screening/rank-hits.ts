@@ -25,8 +25,11 @@ export interface HitExplanation extends ScoreExplanation {
    * `toLatin`); the `parts` are those of the forms that met.
    */
   matchedForm: 'original' | 'transliterated'
-  /** `consonant-skeleton` when the forms were compared without vowels (Arabic, Hebrew: `consonantSkeleton`). */
-  comparedAs?: 'consonant-skeleton'
+  /**
+   * `consonant-skeleton` when the forms were compared without vowels (Arabic, Hebrew: `consonantSkeleton`);
+   * `korean-romanisation` when by the romanisation keys of Korean names (`koreanName`: Kim/Gim, Jong/Jeong).
+   */
+  comparedAs?: 'consonant-skeleton' | 'korean-romanisation'
 }
 
 /** A list a hit's party is on, with its id there (`version` added by the search engine). */
@@ -103,6 +106,7 @@ function explainHit(
     score: hit.score,
     matchedForm: form.transliterated || names.transliterated(hit.name) ? 'transliterated' : 'original',
     ...(form.skeletal ? { comparedAs: 'consonant-skeleton' as const } : {}),
+    ...(form.korean ? { comparedAs: 'korean-romanisation' as const } : {}),
     ...(entry.names ? { name: detail } : {}),
     ...(adjustments.length > 0 ? { nameScore: explanation.score, adjustments } : {}),
   }
@@ -146,7 +150,7 @@ export function rankHits(
   // first query form.
   const crossed = (hit: NameHit) => {
     const form = forms[hit.form] as QueryForm
-    return form.transliterated || form.skeletal || names.transliterated(hit.name) ? 1 : 0
+    return form.transliterated || form.skeletal || form.korean || names.transliterated(hit.name) ? 1 : 0
   }
   const order = (x: NameHit, y: NameHit) =>
     y.score - x.score || crossed(x) - crossed(y) || x.name - y.name || x.form - y.form

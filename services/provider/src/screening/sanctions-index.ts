@@ -4,7 +4,7 @@ import { BOUND_SLACK } from '../matching/jaro-winkler-bound'
 import { explainForm, formsMeet, queryForms, type QueryForm } from '../matching/name-forms'
 import { combinedScore, explainScore } from '../matching/name-score'
 import type { PreparedName } from '../matching/prepare-name'
-import { ABJAD, buildIndexRows, TRANSLITERATED } from './index-rows'
+import { ABJAD, buildIndexRows, KOREAN, TRANSLITERATED } from './index-rows'
 import { EntryGroups } from './entry-groups'
 import { JaroWinklerIndex } from './jaro-winkler-index'
 import { PartSimilarities } from './part-similarities'
@@ -51,7 +51,7 @@ export class SanctionsIndex implements ListedNames {
     private readonly nameAlias: Int32Array,
     /** Points a match on each row loses for its name's kind (`namePenalty`). */
     private readonly namePoints: Uint8Array,
-    /** `TRANSLITERATED` and `ABJAD` bits of each row. */
+    /** `TRANSLITERATED`, `ABJAD` and `KOREAN` bits of each row. */
     private readonly nameFlags: Uint8Array,
     readonly groups: EntryGroups,
     private readonly wholes: readonly string[],
@@ -184,7 +184,11 @@ export class SanctionsIndex implements ListedNames {
 
   /** `formsMeet` for a row's flags. */
   private formsMeet(form: QueryForm, flags: number): boolean {
-    return formsMeet(form, { abjad: (flags & ABJAD) !== 0, transliterated: (flags & TRANSLITERATED) !== 0 })
+    return formsMeet(form, {
+      abjad: (flags & ABJAD) !== 0,
+      transliterated: (flags & TRANSLITERATED) !== 0,
+      korean: (flags & KOREAN) !== 0,
+    })
   }
 
   /** Whether row `name` is a Latin spelling of a name written in another script. */
