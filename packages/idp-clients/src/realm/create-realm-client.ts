@@ -10,6 +10,8 @@ import { endRealmUserSessions } from './end-realm-user-sessions'
 import { linkOf } from './find-linked-realm-user'
 import type { RealmAdminApi } from './realm-admin-api'
 import type { KeycloakUser, RealmClientOptions, RealmVersion } from './realm-types'
+import { realmSetupChecks } from './realm-setup-checks'
+import type { SetupCheck } from '../setup-check'
 import { syncRealmUser } from './sync-realm-user'
 
 const descriptionOf = (error: unknown) =>
@@ -105,6 +107,9 @@ export function createRealmClient(options: RealmClientOptions) {
     logout(refreshToken: string): Promise<void> {
       return oidc.logout(refreshToken)
     },
+
+    /** See `realmSetupChecks`: what the admin API tells of the realm's set-up (for a `doctor`). */
+    setupChecks: (): SetupCheck[] => realmSetupChecks(api.call, realm, clientId),
 
     /** Resolves when the realm answers (for readiness checks). */
     ping(): Promise<void> {

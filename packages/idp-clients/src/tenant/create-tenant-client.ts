@@ -6,7 +6,9 @@ import { createTenantAuthenticationApi } from './create-tenant-authentication-ap
 import { createTenantManagementApi } from './create-tenant-management-api'
 import { endTenantUserSessions } from './end-tenant-user-sessions'
 import { syncTenantUser } from './sync-tenant-user'
+import { tenantSetupChecks } from './tenant-setup-checks'
 import type { TenantClientOptions } from './tenant-types'
+import type { SetupCheck } from '../setup-check'
 
 /** The database connection Auth0 creates by default. */
 export const DEFAULT_CONNECTION = 'Username-Password-Authentication'
@@ -87,6 +89,9 @@ export function createTenantClient({
     logout(refreshToken: string): Promise<void> {
       return authApi.logout(refreshToken)
     },
+
+    /** See `tenantSetupChecks`: what the Management API tells of the tenant's set-up (for a `doctor`). */
+    setupChecks: (): SetupCheck[] => tenantSetupChecks(api, { clientId, connection, adoption }),
 
     /** Resolves when the tenant answers (for readiness checks). */
     ping(): Promise<void> {

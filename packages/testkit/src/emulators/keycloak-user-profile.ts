@@ -43,3 +43,42 @@ export function missingAtLogin(
   const required = mode === 'default' ? (['email', 'firstName', 'lastName'] as const) : (['email'] as const)
   return required.filter((name) => !user[name])
 }
+
+const permissions = (edit: string[]) => ({ view: ['admin', 'user'], edit })
+/**
+ * The realm's user profile as `GET /admin/realms/{realm}/users/profile` answers it (UPConfig, Keycloak 24+;
+ * the stock one is `keycloak-default-user-profile.json` in server-spi-private): `firstName`/`lastName` required
+ * for the role `user` unless the realm made them optional; `unmanagedAttributePolicy` absent when off.
+ */
+export function userProfileConfig(mode: UserProfileMode, unmanaged: boolean): Record<string, unknown> {
+  const nameRequired = mode === 'default' ? { required: { roles: ['user'] } } : {}
+  return {
+    attributes: [
+      {
+        name: 'username',
+        displayName: '${username}',
+        validations: { length: { min: 3, max: 255 }, 'username-prohibited-characters': {} },
+        permissions: permissions(['admin', 'user']),
+        multivalued: false,
+      },
+      {
+        name: 'email',
+        displayName: '${email}',
+        validations: { email: {}, length: { max: 255 } },
+        required: { roles: ['user'] },
+        permissions: permissions(['admin', 'user']),
+        multivalued: false,
+      },
+      ...['firstName', 'lastName'].map((name) => ({
+        name,
+        displayName: `\${${name}}`,
+        validations: { length: { max: 255 }, 'person-name-prohibited-characters': {} },
+        ...nameRequired,
+        permissions: permissions(['admin', 'user']),
+        multivalued: false,
+      })),
+    ],
+    groups: [{ name: 'user-metadata', displayHeader: 'User metadata' }],
+    ...(unmanaged ? { unmanagedAttributePolicy: 'ADMIN_EDIT' } : {}),
+  }
+}

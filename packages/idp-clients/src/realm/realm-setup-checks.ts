@@ -1,0 +1,102 @@
+import { IdpRejectedError } from '../errors'
+import { MARKETPLACE_ATTRIBUTES } from '../marketplace-attributes'
+import { PF_USER_ROLE } from '../pf-user-role'
+import { found, problem, type SetupCheck, type SetupFinding } from '../setup-check'
+import type { RealmAdminCall } from './realm-admin-api'
+
+/** The parts of Keycloak's `UPConfig` (`GET /users/profile`, 24+) the checks read. */
+interface UserProfileConfig {
+  unmanagedAttributePolicy?: string
+  attributes?: { name?: string; required?: { roles?: string[] }; permissions?: { edit?: string[] } }[]
+}
+
+/**
+ * `ENABLED` and `ADMIN_EDIT` let the admin API write unmanaged attributes; `ADMIN_VIEW` shows them to admins
+ * read-only (admin writes of them are ignored), so it drops `pfUserId` as no policy does
+ * (UnmanagedAttributePolicy, Keycloak 24 server-spi; spec idp-facts.md "User profile").
+ */
+const KEEPS_UNMANAGED = ['ENABLED', 'ADMIN_EDIT']
+
+function keepsAttributes(profile: UserProfileConfig): SetupFinding {
+  const policy = profile.unmanagedAttributePolicy
+  if (policy && KEEPS_UNMANAGED.includes(policy)) return found(`unmanagedAttributePolicy ${policy}`)
+  const adminEdits = (name: string) =>
+    profile.attributes?.some((a) => a.name === name && (a.permissions?.edit ?? ['admin']).includes('admin'))
+  const dropped = MARKETPLACE_ATTRIBUTES.filter((name) => !adminEdits(name))
+  if (dropped.length === 0) return found(`${MARKETPLACE_ATTRIBUTES.join(', ')} declared`)
+  return problem(
+    `${dropped.join(', ')} would be dropped: the user profile does not declare them and its unmanagedAttributePolicy is ${policy ?? 'off'}`,
+    'set unmanagedAttributePolicy to ADMIN_EDIT (Realm settings → General → Unmanaged attributes) or declare them',
+  )
+}
+
+/** Names Verify Profile demands of a user at login: attributes required for the role `user` (`firstName`, …). */
+const requiredAtLogin = (profile: UserProfileConfig) =>
+  (profile.attributes ?? [])
+    .filter(
+      (a) => a.name && a.name !== 'username' && a.name !== 'email' && a.required?.roles?.includes('user'),
+    )
+    .map((a) => a.name as string)
+
+/**
+ * The realm's set-up as the spec requires it (C1; idp-facts.md), read with the admin token: the client is
+ * confidential with direct access grants; the user profile keeps `pfUserId`; the `pf-user` role exists; Verify
+ * Profile (evaluated at every password grant) requires no name the marketplace JWT may lack.
+ */
+export function realmSetupChecks(call: RealmAdminCall, realm: string, clientId: string): SetupCheck[] {
+  const adminPath = `/admin/realms/${encodeURIComponent(realm)}`
+  const get = async <T>(what: string, url: string, params?: Record<string, string>) =>
+    (await call<T>(what, { method: 'GET', url: `${adminPath}${url}`, params })).data
+  const profile = () => get<UserProfileConfig>('user profile', '/users/profile')
+  return [
+    {
+      name: `realm client ${clientId}`,
+      run: async () => {
+        const [client] = await get<{ publicClient?: boolean; directAccessGrantsEnabled?: boolean }[]>(
+          'find client',
+          '/clients',
+          { clientId },
+        )
+        if (!client)
+          return problem(`realm "${realm}" has no client ${clientId}`, 'create it, or check REALM_CLIENT_ID')
+        if (client.publicClient !== false)
+          return problem('the client is public', 'turn Client authentication on (a confidential client)')
+        if (client.directAccessGrantsEnabled !== true)
+          return problem('direct access grants are off', 'enable Direct access grants for the client')
+        return found('confidential, direct access grants enabled')
+      },
+    },
+    { name: 'realm user profile keeps pfUserId', run: async () => keepsAttributes(await profile()) },
+    {
+      name: `realm role ${PF_USER_ROLE}`,
+      run: async () => {
+        try {
+          await get('get role', `/roles/${encodeURIComponent(PF_USER_ROLE)}`)
+          return found('exists')
+        } catch (error) {
+          if (!(error instanceof IdpRejectedError && error.statusCode === 404)) throw error
+          return problem(
+            `realm "${realm}" has no role ${PF_USER_ROLE}`,
+            `create the realm role ${PF_USER_ROLE}`,
+          )
+        }
+      },
+    },
+    {
+      name: 'realm Verify Profile',
+      run: async () => {
+        const action = await get<{ enabled?: boolean }>(
+          'required action',
+          '/authentication/required-actions/VERIFY_PROFILE',
+        )
+        if (action.enabled === false) return found('disabled')
+        const names = requiredAtLogin(await profile())
+        if (names.length === 0) return found('enabled; the user profile requires no name at login')
+        return problem(
+          `enabled, and the user profile requires ${names.join(', ')} of every user: a marketplace user whose JWT lacks them gets "Account is not fully set up" at every sign-in`,
+          `make ${names.join(', ')} optional in the user profile (services/auth-exchange/deploy/keycloak/pf-realm.json does)`,
+        )
+      },
+    },
+  ]
+}
