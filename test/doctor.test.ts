@@ -207,7 +207,7 @@ describe('doctor', () => {
   })
 
   const tenantClient = { clientId: 'pf-exchange', clientSecret: CLIENT_SECRET }
-  const tenantDoctor = async (options: Auth0EmulatorOptions) => {
+  const tenantDoctor = async (options: Auth0EmulatorOptions, env: Record<string, string> = {}) => {
     const auth0 = cleanup.add(await startAuth0Emulator({ clients: [tenantClient], ...options }), (a) =>
       a.stop(),
     )
@@ -218,6 +218,7 @@ describe('doctor', () => {
       TENANT_BASE_URL: auth0.url,
       TENANT_CLIENT_ID: 'pf-exchange',
       TENANT_CLIENT_SECRET: CLIENT_SECRET,
+      ...env,
     })
   }
   // The scopes the README (Auth0 setup) asks for, plus the doctor's own reads.
@@ -291,6 +292,18 @@ describe('doctor', () => {
       clients: [{ ...tenantClient, scopes: grantedScopes.filter((s) => s !== 'read:clients') }],
     })
     expect(run.stdout).toMatch(/^ok {4}tenant password grant {2}not checked: the grant lacks read:clients/m)
+    expect(run.code).toBe(0)
+  })
+
+  it('auth exchange, Auth0 with ACCOUNT_ADOPTION=never: the five sync scopes suffice; what session ends would need is said', async () => {
+    const sync = ['read:users', 'create:users', 'update:users', 'read:roles', 'create:role_members']
+    const run = await tenantDoctor(
+      { clients: [{ ...tenantClient, scopes: [...sync, 'read:clients', 'read:connections'] }] },
+      { ACCOUNT_ADOPTION: 'never' },
+    )
+    expect(run.stdout).toMatch(
+      /^ok {4}Management API scopes {2}cover the exchange's calls; IDP_SESSION_END=on \(webhook worker\) would also need read:device_credentials, delete:device_credentials$/m,
+    )
     expect(run.code).toBe(0)
   })
 })

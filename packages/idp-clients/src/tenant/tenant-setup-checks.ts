@@ -8,16 +8,23 @@ import type { TenantManagementHttp } from './tenant-management-api'
 const PASSWORD_GRANTS = ['password', 'http://auth0.com/oauth/grant-type/password-realm']
 
 /**
- * The Management API scopes the exchange's calls need (README, "Tenant client"): the sync; the adoption checks
- * and the previous owner's sessions ended on takeover; `endUserSessions` (every plan: `/device-credentials`).
- * The Enterprise plan's per-user session calls are used where granted, not required.
+ * The Management API scopes the exchange's calls need (README, "Tenant client"; the exchange's README, Auth0
+ * step 5): the sync, and unless adoption is `never` the adoption checks and the previous holder's sessions ended
+ * on takeover (`/device-credentials`, every plan). The Enterprise plan's per-user session calls are used where
+ * granted, not required.
  */
 export function requiredManagementScopes(adoption: AccountAdoption): string[] {
   const sync = ['read:users', 'create:users', 'update:users', 'read:roles', 'create:role_members']
-  const sessions = ['read:device_credentials', 'delete:device_credentials']
-  const adopt = adoption === 'never' ? [] : ['read:authentication_methods', 'read:organizations']
-  return [...sync, ...adopt, ...sessions]
+  const adopt = [
+    'read:authentication_methods',
+    'read:organizations',
+    'read:device_credentials',
+    'delete:device_credentials',
+  ]
+  return adoption === 'never' ? sync : [...sync, ...adopt]
 }
+/** What `endUserSessions` needs on every plan (the webhook worker's `IDP_SESSION_END=on`, a setting of its own). */
+const SESSION_END_SCOPES = ['read:users', 'read:device_credentials', 'delete:device_credentials']
 const ENTERPRISE_SCOPES = ['delete:sessions', 'read:refresh_tokens', 'delete:refresh_tokens']
 
 /** A read only the doctor makes (`read:clients`, `read:connections`): without its scope, it cannot tell. */
@@ -38,8 +45,15 @@ function scopesFinding(token: string, adoption: AccountAdoption): SetupFinding {
       `the grant lacks ${missing.join(', ')}`,
       'authorize them for the application (APIs → Auth0 Management API → Machine to Machine Applications)',
     )
+  const sessionEnd = SESSION_END_SCOPES.filter((s) => !granted.has(s))
   const enterprise = ENTERPRISE_SCOPES.filter((s) => granted.has(s))
-  return found(`cover the exchange's calls${enterprise.length ? ` (and ${enterprise.join(', ')})` : ''}`)
+  return found(
+    "cover the exchange's calls" +
+      (enterprise.length ? ` (and ${enterprise.join(', ')})` : '') +
+      (sessionEnd.length
+        ? `; IDP_SESSION_END=on (webhook worker) would also need ${sessionEnd.join(', ')}`
+        : ''),
+  )
 }
 
 /**

@@ -8,7 +8,7 @@ import type { EmulatedRole } from './keycloak-roles'
  * `GET /roles-by-id/{id}` and `/roles-by-id/{id}/composites` (the direct children only:
  * RoleByIdResource.getRoleComposites, hidden from an admin that may not view the role), `GET /clients?clientId=`
  * (ClientRepresentation: `publicClient`, `directAccessGrantsEnabled` as configured; the built-in clients are
- * confidential without direct access grants).
+ * simply reported confidential without direct access grants, which nothing here reads).
  */
 export function createKeycloakRoleRouter(state: KeycloakRealmState): Router {
   const router = express.Router({ mergeParams: true })
