@@ -137,7 +137,7 @@ describe('doctor', () => {
     unmanagedAttributes: true,
     userProfile: 'names-optional',
   }
-  const realmDoctor = async (options: KeycloakEmulatorOptions) => {
+  const realmDoctor = async (options: KeycloakEmulatorOptions, env: Record<string, string> = {}) => {
     const keycloak = cleanup.add(await startKeycloakEmulator({ ...wellSetUpRealm, ...options }), (k) =>
       k.stop(),
     )
@@ -150,6 +150,7 @@ describe('doctor', () => {
       REALM_CLIENT_SECRET: CLIENT_SECRET,
       REALM_ADMIN_USER: 'admin',
       REALM_ADMIN_PASSWORD: ADMIN_PASSWORD,
+      ...env,
     })
   }
 
@@ -203,6 +204,20 @@ describe('doctor', () => {
   it("auth exchange, Keycloak with Verify Profile off: the stock profile's required names block no sign-in", async () => {
     const run = await realmDoctor({ userProfile: 'default', verifyProfile: false })
     expect(run.stdout).toMatch(/^ok {4}realm Verify Profile {2}disabled$/m)
+    expect(run.code).toBe(0)
+  })
+
+  it("auth exchange, Keycloak through the client's service account without view-clients: the client line says not checked, the rest pass", async () => {
+    const roles = ['manage-users', 'view-users', 'query-users', 'view-realm']
+    const run = await realmDoctor(
+      { clients: [{ clientId: 'pf-exchange', secret: CLIENT_SECRET, serviceAccountRoles: roles }] },
+      { REALM_ADMIN_AUTH: 'client_credentials', REALM_VERSION: '26' },
+    )
+    expect(run.stdout).toMatch(
+      /^ok {4}realm client pf-exchange {2}not checked: the admin account may not read it \(realm-management view-clients\)$/m,
+    )
+    expect(run.stdout).toMatch(/^ok {4}realm role pf-user {2}exists$/m)
+    expect(run.stdout).not.toMatch(/^FAIL/m)
     expect(run.code).toBe(0)
   })
 
