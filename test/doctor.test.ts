@@ -164,7 +164,9 @@ describe('doctor', () => {
       /^ok {4}realm user profile keeps pfUserId {2}unmanagedAttributePolicy ADMIN_EDIT$/m,
     )
     expect(good.stdout).toMatch(/^ok {4}realm role pf-user {2}exists$/m)
-    expect(good.stdout).toMatch(/^ok {4}realm Verify Profile {2}enabled; the user profile requires no name/m)
+    expect(good.stdout).toMatch(
+      /^ok {4}realm Verify Profile {2}enabled; the user profile requires nothing the exchange does not set$/m,
+    )
     expect(good.code).toBe(0)
   })
 
@@ -190,9 +192,9 @@ describe('doctor', () => {
       /^FAIL {2}realm role pf-user: realm "pf" has no role pf-user \(fix: create the realm role pf-user\)$/m,
     ],
     [
-      "the stock user profile's required names with Verify Profile on",
-      { userProfile: 'default' },
-      /^FAIL {2}realm Verify Profile: enabled, and the user profile requires firstName, lastName of every user: .*Account is not fully set up.*\(fix: make firstName, lastName optional/m,
+      'a custom attribute the user profile requires, with Verify Profile on',
+      { requiredAttributes: ['phoneNumber'] },
+      /^FAIL {2}realm Verify Profile: enabled, and the user profile requires phoneNumber of every user, which the exchange never sets: .*Account is not fully set up.*\(fix: make phoneNumber optional in the user profile, or disable Verify Profile\)$/m,
     ],
   ])('auth exchange, Keycloak with %s: its one failed line, exit 1', async (_case, options, line) => {
     const bad = await realmDoctor(options)
@@ -201,8 +203,16 @@ describe('doctor', () => {
     expect(bad.code).toBe(1)
   })
 
-  it("auth exchange, Keycloak with Verify Profile off: the stock profile's required names block no sign-in", async () => {
-    const run = await realmDoctor({ userProfile: 'default', verifyProfile: false })
+  it("auth exchange, Keycloak's stock user profile (names required at login): ok, the exchange sets names (the JWT's, else the fallback)", async () => {
+    const run = await realmDoctor({ userProfile: 'default' })
+    expect(run.stdout).toMatch(
+      /^ok {4}realm Verify Profile {2}enabled; the user profile requires firstName, lastName, which the exchange sets/m,
+    )
+    expect(run.code).toBe(0)
+  })
+
+  it('auth exchange, Keycloak with Verify Profile off: what the user profile requires blocks no sign-in', async () => {
+    const run = await realmDoctor({ requiredAttributes: ['phoneNumber'], verifyProfile: false })
     expect(run.stdout).toMatch(/^ok {4}realm Verify Profile {2}disabled$/m)
     expect(run.code).toBe(0)
   })

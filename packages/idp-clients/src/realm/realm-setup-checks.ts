@@ -43,18 +43,36 @@ async function unlessForbidden(role: string, read: () => Promise<SetupFinding>):
   }
 }
 
-/** Names Verify Profile demands of a user at login: attributes required for the role `user` (`firstName`, …). */
+/** What the exchange writes on every account it creates or adopts (names: the JWT's, else the fallback). */
+const WRITTEN = new Set<string>(['username', 'email', 'firstName', 'lastName', ...MARKETPLACE_ATTRIBUTES])
+
+/** Attributes the user profile requires of users (role `user`): Verify Profile demands them at every login. */
 const requiredAtLogin = (profile: UserProfileConfig) =>
   (profile.attributes ?? [])
-    .filter(
-      (a) => a.name && a.name !== 'username' && a.name !== 'email' && a.required?.roles?.includes('user'),
-    )
+    .filter((a) => a.name && a.required?.roles?.includes('user'))
     .map((a) => a.name as string)
+
+function verifyProfileFinding(profile: UserProfileConfig): SetupFinding {
+  const required = requiredAtLogin(profile)
+  const unwritten = required.filter((name) => !WRITTEN.has(name))
+  if (unwritten.length > 0)
+    return problem(
+      `enabled, and the user profile requires ${unwritten.join(', ')} of every user, which the exchange never sets: its users get "Account is not fully set up" at every sign-in`,
+      `make ${unwritten.join(', ')} optional in the user profile, or disable Verify Profile`,
+    )
+  const names = required.filter((name) => name === 'firstName' || name === 'lastName')
+  return found(
+    names.length > 0
+      ? `enabled; the user profile requires ${names.join(', ')}, which the exchange sets (the JWT's names, else "Marketplace" / "User")`
+      : 'enabled; the user profile requires nothing the exchange does not set',
+  )
+}
 
 /**
  * The realm's set-up as the spec requires it (C1; idp-facts.md), read with the admin token: the client is
  * confidential with direct access grants; the user profile keeps `pfUserId`; the `pf-user` role exists; Verify
- * Profile (evaluated at every password grant) requires no name the marketplace JWT may lack.
+ * Profile (evaluated at every password grant) requires nothing the exchange does not write: the stock profile's
+ * names are fine, the exchange sets them (the JWT's, else "Marketplace" / "User"; idp-facts.md).
  */
 export function realmSetupChecks(call: RealmAdminCall, realm: string, clientId: string): SetupCheck[] {
   const adminPath = `/admin/realms/${encodeURIComponent(realm)}`
@@ -107,12 +125,7 @@ export function realmSetupChecks(call: RealmAdminCall, realm: string, clientId: 
           '/authentication/required-actions/VERIFY_PROFILE',
         )
         if (action.enabled === false) return found('disabled')
-        const names = requiredAtLogin(await profile())
-        if (names.length === 0) return found('enabled; the user profile requires no name at login')
-        return problem(
-          `enabled, and the user profile requires ${names.join(', ')} of every user: a marketplace user whose JWT lacks them gets "Account is not fully set up" at every sign-in`,
-          `make ${names.join(', ')} optional in the user profile (services/auth-exchange/deploy/keycloak/pf-realm.json does)`,
-        )
+        return verifyProfileFinding(await profile())
       },
     },
   ]

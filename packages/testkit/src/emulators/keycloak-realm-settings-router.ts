@@ -4,6 +4,8 @@ import { userProfileConfig, type UserProfileMode } from './keycloak-user-profile
 
 export interface RealmSettings {
   userProfile: UserProfileMode
+  /** Custom attributes the user profile requires of users (role `user`). */
+  requiredAttributes: string[]
   /** Whether the Verify Profile required action is enabled (a new realm's default: yes). */
   verifyProfile: () => boolean
 }
@@ -22,7 +24,9 @@ export function createKeycloakRealmSettingsRouter(
 ): Router {
   const router = express.Router({ mergeParams: true })
   router.get('/users/profile', (_req, res) => {
-    res.json(userProfileConfig(settings.userProfile, state.unmanagedAttributes()))
+    res.json(
+      userProfileConfig(settings.userProfile, state.unmanagedAttributes(), settings.requiredAttributes),
+    )
   })
   router.get('/authentication/required-actions/:alias', (req, res) => {
     if (req.params.alias !== 'VERIFY_PROFILE')

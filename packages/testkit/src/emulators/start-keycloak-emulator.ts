@@ -62,6 +62,11 @@ export interface KeycloakEmulatorOptions {
   unmanagedAttributes?: boolean
   /** The Verify Profile required action (on in a new realm): checks the user profile at every login. */
   verifyProfile?: boolean
+  /**
+   * Custom attributes the realm's user profile declares and requires of users (role `user`), e.g. a phone
+   * number: Verify Profile refuses the login of a user without them. Default none.
+   */
+  requiredAttributes?: string[]
   /** Version 24's quirk: users created with a non-temporary password keep `UPDATE_PASSWORD`. Default: version 24. */
   requiredActionsQuirk?: boolean
   adminTokenLifetimeSec?: number
@@ -154,6 +159,7 @@ export async function startKeycloakEmulator({
   userProfile = 'default',
   unmanagedAttributes = false,
   verifyProfile = true,
+  requiredAttributes = [],
   requiredActionsQuirk = version === 24,
   adminTokenLifetimeSec = 60,
   now = Date.now,
@@ -189,9 +195,17 @@ export async function startKeycloakEmulator({
       now,
       userProfile,
       verifyProfile,
+      requiredAttributes,
     }),
   )
-  app.use('/admin', createAdminApi(state, serverVersion, { userProfile, verifyProfile: () => verifyProfile }))
+  app.use(
+    '/admin',
+    createAdminApi(state, serverVersion, {
+      userProfile,
+      requiredAttributes,
+      verifyProfile: () => verifyProfile,
+    }),
+  )
 
   const server = app.listen(port, '127.0.0.1')
   await new Promise((resolve) => server.once('listening', resolve))
