@@ -2,13 +2,13 @@ import { IdpInvalidGrantError } from '../errors'
 import { createHttpClient } from '../lib/http-client'
 import type { IdpTokens, MarketplaceUser, SyncedUser } from '../marketplace-user'
 import type { EndUserSessionsInput, EndUserSessionsResult } from '../session-ending'
+import type { SetupCheck } from '../setup-check'
 import { createTenantAuthenticationApi } from './create-tenant-authentication-api'
 import { createTenantManagementApi } from './create-tenant-management-api'
 import { endTenantUserSessions } from './end-tenant-user-sessions'
 import { syncTenantUser } from './sync-tenant-user'
 import { tenantSetupChecks } from './tenant-setup-checks'
 import type { TenantClientOptions } from './tenant-types'
-import type { SetupCheck } from '../setup-check'
 
 /** The database connection Auth0 creates by default. */
 export const DEFAULT_CONNECTION = 'Username-Password-Authentication'
@@ -94,9 +94,7 @@ export function createTenantClient({
     setupChecks: (): SetupCheck[] => tenantSetupChecks(api, { clientId, connection, adoption }),
 
     /** Resolves when the tenant answers (for readiness checks). */
-    ping(): Promise<void> {
-      return authApi.ping()
-    },
+    ping: (): Promise<void> => authApi.ping(),
 
     issuer: `https://${domain}/`,
     jwksUri: `${root}/.well-known/jwks.json`,

@@ -7,7 +7,7 @@ export interface RealmSettings {
   /** Custom attributes the user profile requires of users (role `user`). */
   requiredAttributes: string[]
   /** Whether the Verify Profile required action is enabled (a new realm's default: yes). */
-  verifyProfile: () => boolean
+  verifyProfile: boolean
 }
 
 /**
@@ -35,7 +35,7 @@ export function createKeycloakRealmSettingsRouter(
       alias: 'VERIFY_PROFILE',
       name: 'Verify Profile',
       providerId: 'VERIFY_PROFILE',
-      enabled: settings.verifyProfile(),
+      enabled: settings.verifyProfile,
       defaultAction: false,
       priority: 90,
       config: {},

@@ -187,25 +187,12 @@ export async function startKeycloakEmulator({
   const app = express()
   app.use(express.urlencoded({ extended: false }), express.json())
   const controls = installControls(app, { latencyMs })
+  // What the user profile and Verify Profile demand: read at login (OIDC) and by the admin API.
+  const profile = { userProfile, verifyProfile, requiredAttributes }
   app.use(
-    createKeycloakOidcRouter(state, {
-      adminUser,
-      adminPassword,
-      adminTokenLifetimeSec,
-      now,
-      userProfile,
-      verifyProfile,
-      requiredAttributes,
-    }),
+    createKeycloakOidcRouter(state, { adminUser, adminPassword, adminTokenLifetimeSec, now, ...profile }),
   )
-  app.use(
-    '/admin',
-    createAdminApi(state, serverVersion, {
-      userProfile,
-      requiredAttributes,
-      verifyProfile: () => verifyProfile,
-    }),
-  )
+  app.use('/admin', createAdminApi(state, serverVersion, profile))
 
   const server = app.listen(port, '127.0.0.1')
   await new Promise((resolve) => server.once('listening', resolve))
