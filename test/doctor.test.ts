@@ -1,7 +1,12 @@
 import { execFile } from 'node:child_process'
 import { join } from 'node:path'
 import { createCleanup } from '@pf/testkit'
-import { startKeycloakEmulator } from '@pf/testkit/emulators'
+import {
+  startAuth0Emulator,
+  startKeycloakEmulator,
+  type Auth0EmulatorOptions,
+  type KeycloakEmulatorOptions,
+} from '@pf/testkit/emulators'
 import { startMarketplaceIssuer } from '@pf/testkit/platform'
 import { redisCommand, startRedis, type RedisHandle } from '@pf/testkit/redis'
 import { startS3Server, type S3ServerHandle } from '@pf/testkit/s3'
@@ -36,7 +41,10 @@ beforeAll(async () => {
   const keycloak = cleanup.add(
     await startKeycloakEmulator({
       port: 0,
+      adminPassword: 'a-long-enough-admin-password-123',
       clients: [{ clientId: 'pf-exchange', secret: 'a-long-enough-client-secret-1234' }],
+      unmanagedAttributes: true,
+      userProfile: 'names-optional',
     }),
     (k) => k.stop(),
   )
@@ -112,5 +120,215 @@ describe('doctor', () => {
     const down = await doctor('auth-exchange', { ...env, MARKETPLACE_JWKS_URL: 'http://127.0.0.1:1/jwks' })
     expect(down.code).toBe(1)
     expect(down.stdout).toMatch(/^FAIL {2}marketplace JWKS: http:\/\/127\.0\.0\.1:1\/jwks does not answer/m)
+  })
+
+  // Issue 28: the identity provider is set up as the spec requires, as far as its admin API can tell.
+  const exchangeBase = () => ({
+    PF_APPLICATION_ID: 'app_1',
+    MARKETPLACE_JWKS_URL: jwksUrl,
+    MARKETPLACE_ISSUER: 'https://marketplace.example',
+  })
+  const CLIENT_SECRET = 'a-long-enough-client-secret-1234'
+  const ADMIN_PASSWORD = 'a-long-enough-admin-password-123'
+  // What the realm import (services/auth-exchange/deploy/keycloak/pf-realm.json) sets up.
+  const wellSetUpRealm: KeycloakEmulatorOptions = {
+    adminPassword: ADMIN_PASSWORD,
+    clients: [{ clientId: 'pf-exchange', secret: CLIENT_SECRET }],
+    unmanagedAttributes: true,
+    userProfile: 'names-optional',
+  }
+  const realmDoctor = async (options: KeycloakEmulatorOptions, env: Record<string, string> = {}) => {
+    const keycloak = cleanup.add(await startKeycloakEmulator({ ...wellSetUpRealm, ...options }), (k) =>
+      k.stop(),
+    )
+    return doctor('auth-exchange', {
+      ...exchangeBase(),
+      IDP_STYLE: 'realm',
+      REALM_SERVER_URL: keycloak.url,
+      REALM_NAME: 'pf',
+      REALM_CLIENT_ID: 'pf-exchange',
+      REALM_CLIENT_SECRET: CLIENT_SECRET,
+      REALM_ADMIN_USER: 'admin',
+      REALM_ADMIN_PASSWORD: ADMIN_PASSWORD,
+      ...env,
+    })
+  }
+
+  it('auth exchange, Keycloak set up as the spec requires: client, user profile, pf-user role and Verify Profile all ok, exit 0', async () => {
+    const good = await realmDoctor({})
+    expect(good.stdout).not.toMatch(/^FAIL/m)
+    expect(good.stdout).toMatch(
+      /^ok {4}realm client pf-exchange {2}confidential, direct access grants enabled$/m,
+    )
+    expect(good.stdout).toMatch(
+      /^ok {4}realm user profile keeps pfUserId {2}unmanagedAttributePolicy ADMIN_EDIT$/m,
+    )
+    expect(good.stdout).toMatch(/^ok {4}realm role pf-user {2}exists$/m)
+    expect(good.stdout).toMatch(
+      /^ok {4}realm Verify Profile {2}enabled; the user profile requires nothing the exchange does not set$/m,
+    )
+    expect(good.code).toBe(0)
+  })
+
+  it.each<[string, KeycloakEmulatorOptions, RegExp]>([
+    [
+      'direct access grants off',
+      { clients: [{ clientId: 'pf-exchange', secret: CLIENT_SECRET, directAccessGrants: false }] },
+      /^FAIL {2}realm client pf-exchange: direct access grants are off \(fix: enable Direct access grants/m,
+    ],
+    [
+      'a public client',
+      { clients: [{ clientId: 'pf-exchange', secret: CLIENT_SECRET, publicClient: true }] },
+      /^FAIL {2}realm client pf-exchange: the client is public \(fix: turn Client authentication on/m,
+    ],
+    [
+      'unmanaged attributes off (pfUserId dropped)',
+      { unmanagedAttributes: false },
+      /^FAIL {2}realm user profile keeps pfUserId: pfUserId, orgId, pfApplicationId would be dropped: .*unmanagedAttributePolicy is off \(fix: set unmanagedAttributePolicy to ADMIN_EDIT/m,
+    ],
+    [
+      'no pf-user role',
+      { roles: ['org-admin'] },
+      /^FAIL {2}realm role pf-user: realm "pf" has no role pf-user \(fix: create the realm role pf-user\)$/m,
+    ],
+    [
+      'a custom attribute the user profile requires, with Verify Profile on',
+      { requiredAttributes: ['phoneNumber'] },
+      /^FAIL {2}realm Verify Profile: enabled, and the user profile requires phoneNumber of every user, which the exchange never sets: .*Account is not fully set up.*\(fix: make phoneNumber optional in the user profile, or disable Verify Profile\)$/m,
+    ],
+  ])('auth exchange, Keycloak with %s: its one failed line, exit 1', async (_case, options, line) => {
+    const bad = await realmDoctor(options)
+    expect(bad.stdout).toMatch(line)
+    expect(bad.stdout.match(/^FAIL/gm)).toHaveLength(1)
+    expect(bad.code).toBe(1)
+  })
+
+  it("auth exchange, Keycloak's stock user profile (names required at login): ok, the exchange sets names (the JWT's, else the fallback)", async () => {
+    const run = await realmDoctor({ userProfile: 'default' })
+    expect(run.stdout).toMatch(
+      /^ok {4}realm Verify Profile {2}enabled; the user profile requires firstName, lastName, which the exchange sets/m,
+    )
+    expect(run.code).toBe(0)
+  })
+
+  it('auth exchange, Keycloak with Verify Profile off: what the user profile requires blocks no sign-in', async () => {
+    const run = await realmDoctor({ requiredAttributes: ['phoneNumber'], verifyProfile: false })
+    expect(run.stdout).toMatch(/^ok {4}realm Verify Profile {2}disabled$/m)
+    expect(run.code).toBe(0)
+  })
+
+  it("auth exchange, Keycloak through the client's service account without view-clients: the client line says not checked, the rest pass", async () => {
+    const roles = ['manage-users', 'view-users', 'query-users', 'view-realm']
+    const run = await realmDoctor(
+      { clients: [{ clientId: 'pf-exchange', secret: CLIENT_SECRET, serviceAccountRoles: roles }] },
+      { REALM_ADMIN_AUTH: 'client_credentials', REALM_VERSION: '26' },
+    )
+    expect(run.stdout).toMatch(
+      /^ok {4}realm client pf-exchange {2}not checked: the admin account may not read it \(realm-management view-clients\)$/m,
+    )
+    expect(run.stdout).toMatch(/^ok {4}realm role pf-user {2}exists$/m)
+    expect(run.stdout).not.toMatch(/^FAIL/m)
+    expect(run.code).toBe(0)
+  })
+
+  const tenantClient = { clientId: 'pf-exchange', clientSecret: CLIENT_SECRET }
+  const tenantDoctor = async (options: Auth0EmulatorOptions, env: Record<string, string> = {}) => {
+    const auth0 = cleanup.add(await startAuth0Emulator({ clients: [tenantClient], ...options }), (a) =>
+      a.stop(),
+    )
+    return doctor('auth-exchange', {
+      ...exchangeBase(),
+      IDP_STYLE: 'tenant',
+      TENANT_DOMAIN: auth0.domain,
+      TENANT_BASE_URL: auth0.url,
+      TENANT_CLIENT_ID: 'pf-exchange',
+      TENANT_CLIENT_SECRET: CLIENT_SECRET,
+      ...env,
+    })
+  }
+  // The scopes the README (Auth0 setup) asks for, plus the doctor's own reads.
+  const grantedScopes = [
+    'read:users',
+    'create:users',
+    'update:users',
+    'read:roles',
+    'create:role_members',
+    'read:authentication_methods',
+    'read:organizations',
+    'read:device_credentials',
+    'delete:device_credentials',
+    'read:clients',
+    'read:connections',
+  ]
+
+  it('auth exchange, Auth0 set up as the spec requires: password grant, connection, pf-user role and Management API scopes all ok, exit 0', async () => {
+    const good = await tenantDoctor({ clients: [{ ...tenantClient, scopes: grantedScopes }] })
+    expect(good.stdout).not.toMatch(/^FAIL/m)
+    expect(good.stdout).toMatch(/^ok {4}identity provider \(tenant\) {2}answers at /m)
+    expect(good.stdout).toMatch(/^ok {4}tenant password grant {2}enabled for pf-exchange$/m)
+    expect(good.stdout).toMatch(
+      /^ok {4}tenant connection Username-Password-Authentication {2}exists \(database\)$/m,
+    )
+    expect(good.stdout).toMatch(/^ok {4}tenant role pf-user {2}exists$/m)
+    expect(good.stdout).toMatch(/^ok {4}Management API scopes {2}cover the exchange's calls$/m)
+    expect(good.code).toBe(0)
+  })
+
+  it.each<[string, Auth0EmulatorOptions, RegExp]>([
+    [
+      'the password grant off',
+      { clients: [{ ...tenantClient, grantTypes: ['authorization_code', 'client_credentials'] }] },
+      /^FAIL {2}tenant password grant: application pf-exchange does not allow the password grant \(grant types: authorization_code, client_credentials\) \(fix: enable the Password grant/m,
+    ],
+    [
+      'no such connection',
+      { connections: ['Other-Database'] },
+      /^FAIL {2}tenant connection Username-Password-Authentication: no such connection \(fix: create the database connection/m,
+    ],
+    [
+      'a social connection of that name',
+      { connections: [{ name: 'Username-Password-Authentication', database: false }] },
+      /^FAIL {2}tenant connection Username-Password-Authentication: a google-oauth2 connection \(fix: use a database connection\)$/m,
+    ],
+    ['no pf-user role', { roles: [] }, /^FAIL {2}tenant role pf-user: the tenant has no role pf-user/m],
+    [
+      'scopes missing from the Management API grant',
+      {
+        clients: [
+          {
+            ...tenantClient,
+            scopes: grantedScopes.filter(
+              (s) => s !== 'create:role_members' && s !== 'delete:device_credentials',
+            ),
+          },
+        ],
+      },
+      /^FAIL {2}Management API scopes: the grant lacks create:role_members, delete:device_credentials \(fix: authorize them/m,
+    ],
+  ])('auth exchange, Auth0 with %s: its one failed line, exit 1', async (_case, options, line) => {
+    const bad = await tenantDoctor(options)
+    expect(bad.stdout).toMatch(line)
+    expect(bad.stdout.match(/^FAIL/gm)).toHaveLength(1)
+    expect(bad.code).toBe(1)
+  })
+
+  it('auth exchange, Auth0 without read:clients: the password grant is reported not checked, not failed', async () => {
+    const run = await tenantDoctor({
+      clients: [{ ...tenantClient, scopes: grantedScopes.filter((s) => s !== 'read:clients') }],
+    })
+    expect(run.stdout).toMatch(/^ok {4}tenant password grant {2}not checked: the grant lacks read:clients/m)
+    expect(run.code).toBe(0)
+  })
+
+  it('auth exchange, Auth0 with ACCOUNT_ADOPTION=never: the five sync scopes suffice; what session ends would need is said', async () => {
+    const sync = ['read:users', 'create:users', 'update:users', 'read:roles', 'create:role_members']
+    const run = await tenantDoctor(
+      { clients: [{ ...tenantClient, scopes: [...sync, 'read:clients', 'read:connections'] }] },
+      { ACCOUNT_ADOPTION: 'never' },
+    )
+    expect(run.stdout).toMatch(
+      /^ok {4}Management API scopes {2}cover the exchange's calls; IDP_SESSION_END=on \(webhook worker\) would also need read:device_credentials, delete:device_credentials$/m,
+    )
+    expect(run.code).toBe(0)
   })
 })

@@ -149,6 +149,14 @@ describe.each(targets)("Auth0's own SDK against %s", (_name, start) => {
     expect((await management.users.permissions.list(userId)).data).toEqual([])
   })
 
+  it("describes the set-up a doctor checks: the application's grant types (password on) and the database connection by name", async () => {
+    const application = await management.clients.get(target.clientId, { fields: 'grant_types' })
+    expect(application.grant_types).toContain('password')
+    expect(application).not.toHaveProperty('client_secret') // only the fields asked for
+    const connections = await management.connections.list({ name: target.connection })
+    expect(connections.data.map((c) => [c.name, c.strategy])).toEqual([[target.connection, 'auth0']])
+  })
+
   // Refresh tokens survive a new password; they end per user (Enterprise plans) or one by one (every plan).
   const refreshWith = (token: string) =>
     auth.oauth.refreshTokenGrant({ refresh_token: token }).then(

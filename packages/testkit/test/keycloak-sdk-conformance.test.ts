@@ -41,6 +41,9 @@ interface Seen {
   offlineAfterDelete: number
   refreshOfflineAfterDelete: number
   deleteUnknownSession: number | string
+  setupClient: { publicClient?: boolean; directAccessGrantsEnabled?: boolean }
+  profile: { unmanagedAttributePolicy: string | null; names: string[] }
+  verifyProfile?: boolean
 }
 
 async function drive(target: {
@@ -195,5 +198,12 @@ describe.each(targets)("Keycloak's own admin client against %s", (_name, start) 
   it("tells master-realm admins its version, and lets the client's service account manage its realm's users", () => {
     expect(seen.serverVersion).toMatch(/^2[4-9]\./)
     expect(seen.serviceAccountSees).toEqual([seen.createdId])
+  })
+
+  it('describes the set-up a doctor checks: a confidential client with direct access grants, the user profile (unmanaged attributes kept) and Verify Profile (on)', () => {
+    expect(seen.setupClient).toEqual({ publicClient: false, directAccessGrantsEnabled: true })
+    expect(seen.profile.unmanagedAttributePolicy).toBe('ADMIN_EDIT')
+    expect(seen.profile.names).toEqual(expect.arrayContaining(['username', 'email', 'firstName', 'lastName']))
+    expect(seen.verifyProfile).toBe(true)
   })
 })

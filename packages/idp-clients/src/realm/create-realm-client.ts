@@ -2,6 +2,7 @@ import { IdpInvalidGrantError } from '../errors'
 import { createHttpClient } from '../lib/http-client'
 import type { IdpTokens, MarketplaceUser, SyncedUser } from '../marketplace-user'
 import type { EndUserSessionsInput, EndUserSessionsResult } from '../session-ending'
+import type { SetupCheck } from '../setup-check'
 import { createRealmAdminApi } from './create-realm-admin-api'
 import { createRealmOidcApi } from './create-realm-oidc-api'
 import { createRealmVersion } from './create-realm-version'
@@ -10,6 +11,7 @@ import { endRealmUserSessions } from './end-realm-user-sessions'
 import { linkOf } from './find-linked-realm-user'
 import type { RealmAdminApi } from './realm-admin-api'
 import type { KeycloakUser, RealmClientOptions, RealmVersion } from './realm-types'
+import { realmSetupChecks } from './realm-setup-checks'
 import { syncRealmUser } from './sync-realm-user'
 
 const descriptionOf = (error: unknown) =>
@@ -105,6 +107,9 @@ export function createRealmClient(options: RealmClientOptions) {
     logout(refreshToken: string): Promise<void> {
       return oidc.logout(refreshToken)
     },
+
+    /** See `realmSetupChecks`: what the admin API tells of the realm's set-up (for a `doctor`). */
+    setupChecks: (): SetupCheck[] => realmSetupChecks(api.call, realm, clientId),
 
     /** Resolves when the realm answers (for readiness checks). */
     ping(): Promise<void> {

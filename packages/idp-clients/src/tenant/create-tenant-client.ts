@@ -2,10 +2,12 @@ import { IdpInvalidGrantError } from '../errors'
 import { createHttpClient } from '../lib/http-client'
 import type { IdpTokens, MarketplaceUser, SyncedUser } from '../marketplace-user'
 import type { EndUserSessionsInput, EndUserSessionsResult } from '../session-ending'
+import type { SetupCheck } from '../setup-check'
 import { createTenantAuthenticationApi } from './create-tenant-authentication-api'
 import { createTenantManagementApi } from './create-tenant-management-api'
 import { endTenantUserSessions } from './end-tenant-user-sessions'
 import { syncTenantUser } from './sync-tenant-user'
+import { tenantSetupChecks } from './tenant-setup-checks'
 import type { TenantClientOptions } from './tenant-types'
 
 /** The database connection Auth0 creates by default. */
@@ -88,10 +90,11 @@ export function createTenantClient({
       return authApi.logout(refreshToken)
     },
 
+    /** See `tenantSetupChecks`: what the Management API tells of the tenant's set-up (for a `doctor`). */
+    setupChecks: (): SetupCheck[] => tenantSetupChecks(api, { clientId, connection, adoption }),
+
     /** Resolves when the tenant answers (for readiness checks). */
-    ping(): Promise<void> {
-      return authApi.ping()
-    },
+    ping: (): Promise<void> => authApi.ping(),
 
     issuer: `https://${domain}/`,
     jwksUri: `${root}/.well-known/jwks.json`,

@@ -3,7 +3,7 @@ import type { IdpHttp, IdpRequest } from '../lib/http-client'
 import { TokenCache } from '../lib/token-cache'
 import { createTenantAccessCalls } from './create-tenant-access-calls'
 import { createTenantTokenCalls } from './create-tenant-token-calls'
-import type { TenantManagementApi, TenantManagementCall } from './tenant-management-api'
+import type { TenantManagementCall, TenantManagementHttp } from './tenant-management-api'
 import type { Auth0User, TenantClientOptions } from './tenant-types'
 
 type ManagementOptions = Pick<TenantClientOptions, 'domain' | 'clientId' | 'clientSecret'>
@@ -16,7 +16,7 @@ type ManagementOptions = Pick<TenantClientOptions, 'domain' | 'clientId' | 'clie
 function createManagementCall(
   request: IdpHttp,
   { domain, clientId, clientSecret }: ManagementOptions,
-): TenantManagementCall {
+): TenantManagementCall & { token: () => Promise<string> } {
   const managementTokens = new TokenCache(async () => {
     const { data } = await request<{ access_token: string; expires_in: number }>({
       what: 'management token',
@@ -32,7 +32,7 @@ function createManagementCall(
     return { token: data.access_token, expiresAt: Date.now() + data.expires_in * 1000 }
   }, 10_000)
 
-  return async <T>(config: IdpRequest) => {
+  const call = async <T>(config: IdpRequest) => {
     try {
       return await request<T>({
         ...config,
@@ -50,6 +50,7 @@ function createManagementCall(
       throw error
     }
   }
+  return Object.assign(call, { token: () => managementTokens.get() })
 }
 
 /**
@@ -57,7 +58,10 @@ function createManagementCall(
  * else a user holds and the ending of its sessions in `createTenantAccessCalls`. Role ids are cached by name:
  * assigning needs the id, and it does not change.
  */
-export function createTenantManagementApi(request: IdpHttp, options: ManagementOptions): TenantManagementApi {
+export function createTenantManagementApi(
+  request: IdpHttp,
+  options: ManagementOptions,
+): TenantManagementHttp {
   const management = createManagementCall(request, options)
   const userPath = (id: string) => `/users/${encodeURIComponent(id)}`
   const roleIds = new Map<string, string | null>()
@@ -78,6 +82,8 @@ export function createTenantManagementApi(request: IdpHttp, options: ManagementO
     (await management<Auth0User[]>({ what, method: 'GET', url, params })).data
 
   return {
+    call: management,
+    managementToken: management.token,
     searchUsers: (query) => users('search users', '/users', { q: query, search_engine: 'v3', per_page: 10 }),
     usersByEmail: (email) => users('users by email', '/users-by-email', { email }),
     async getUser(id) {

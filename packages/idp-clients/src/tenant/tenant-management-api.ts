@@ -41,3 +41,9 @@ export interface TenantManagementApi {
   /** Revokes every refresh token of the user through `/device-credentials`; resolves to how many. */
   revokeDeviceRefreshTokens(id: string): Promise<number>
 }
+
+/** The Management API over HTTP, with any other call and the management token itself (its `scope` claim). */
+export interface TenantManagementHttp extends TenantManagementApi {
+  call: TenantManagementCall
+  managementToken(): Promise<string>
+}

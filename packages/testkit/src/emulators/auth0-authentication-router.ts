@@ -1,5 +1,5 @@
 import express, { type Request, type Response, type Router } from 'express'
-import type { Auth0TenantState, EmulatedAuth0Client } from './auth0-tenant-state'
+import { DEFAULT_GRANT_TYPES, type Auth0TenantState, type EmulatedAuth0Client } from './auth0-tenant-state'
 import { auth0UserTokens } from './auth0-user-tokens'
 import { clientCredentials } from './client-auth'
 
@@ -8,6 +8,8 @@ const PASSWORD_REALM = 'http://auth0.com/oauth/grant-type/password-realm'
 /** The Management API scopes a client's grant holds unless `scopes` says otherwise. */
 const ALL_SCOPES = [
   'read:users',
+  'read:clients',
+  'read:connections',
   'create:users',
   'update:users',
   'read:roles',
@@ -95,7 +97,7 @@ function passwordGrant(state: Auth0TenantState, client: EmulatedAuth0Client, bod
 /**
  * The Authentication API: `POST /oauth/token` (JSON or form; client credentials for the Management API,
  * `password`, `password-realm`, `refresh_token`), each grant allowed by the application's grant types;
- * `POST /oauth/revoke`; the JWKS.
+ * `POST /oauth/revoke`; the JWKS and the discovery document.
  */
 export function createAuth0AuthenticationRouter(state: Auth0TenantState): Router {
   const router = express.Router()
@@ -103,12 +105,7 @@ export function createAuth0AuthenticationRouter(state: Auth0TenantState): Router
     const body = req.body as Body
     const client = authenticatedClient(state, req)
     if (!client) return oauthError(res, 401, 'access_denied', 'Unauthorized')
-    const allowed = client.grantTypes ?? [
-      'authorization_code',
-      'client_credentials',
-      'password',
-      'refresh_token',
-    ]
+    const allowed = client.grantTypes ?? DEFAULT_GRANT_TYPES
     // password-realm is the password grant with a named connection: the same grant type setting allows it.
     const grant = body.grant_type === PASSWORD_REALM ? 'password' : (body.grant_type ?? '')
     if (!allowed.includes(grant))
@@ -130,5 +127,26 @@ export function createAuth0AuthenticationRouter(state: Auth0TenantState): Router
     res.status(200).end()
   })
   router.get('/.well-known/jwks.json', (_req, res) => void res.json(state.key.jwks()))
+  // The tenant's OpenID discovery document (https://{domain}/.well-known/openid-configuration): addresses on the
+  // tenant's domain, as the real one gives them (clients reach the emulator through their base URL).
+  router.get('/.well-known/openid-configuration', (_req, res) => {
+    const at = (path: string) => `${state.issuer}${path}`
+    res.json({
+      issuer: state.issuer,
+      authorization_endpoint: at('authorize'),
+      token_endpoint: at('oauth/token'),
+      userinfo_endpoint: at('userinfo'),
+      jwks_uri: at('.well-known/jwks.json'),
+      revocation_endpoint: at('oauth/revoke'),
+      grant_types_supported: [
+        'authorization_code',
+        'implicit',
+        'refresh_token',
+        'client_credentials',
+        'password',
+      ],
+      id_token_signing_alg_values_supported: ['HS256', 'RS256', 'PS256'],
+    })
+  })
   return router
 }

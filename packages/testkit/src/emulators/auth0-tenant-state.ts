@@ -58,9 +58,13 @@ export interface Auth0ConnectionSpec {
 export interface EmulatedAuth0Client {
   clientId: string
   clientSecret: string
+  /** Its grant types (Application → Advanced settings → Grant Types); default `DEFAULT_GRANT_TYPES`. */
   grantTypes?: string[]
   scopes?: string[]
 }
+
+/** The grant types of an application that does not set its own: a regular web application's, password included. */
+export const DEFAULT_GRANT_TYPES = ['authorization_code', 'client_credentials', 'password', 'refresh_token']
 
 export interface EmulatedAuth0Role {
   id: string

@@ -19,7 +19,8 @@ const bearerClaims = (state: KeycloakRealmState, req: Request) => {
 
 /** The realm-management roles a call below `/admin/realms/{realm}` needs (any one of them). */
 function neededRoles(path: string, method: string): string[] {
-  if (/^(\/roles(-by-id)?\/|\/?$)/.test(path)) return ['view-realm', 'manage-realm']
+  // AuthenticationManagementResource: auth.realm().requireViewRealm()
+  if (/^(\/roles(-by-id)?\/|\/authentication\/|\/?$)/.test(path)) return ['view-realm', 'manage-realm']
   if (path.startsWith('/clients')) return ['view-clients', 'manage-clients', 'query-clients']
   // OrganizationsResource: auth.realm().requireManageRealm()
   if (path.startsWith('/organizations')) return ['manage-realm']

@@ -13,6 +13,10 @@ export interface KeycloakOidcOptions {
   /** The clock admin tokens are issued by (`iat`, hence `exp`). */
   now: () => number
   userProfile: UserProfileMode
+  /** The Verify Profile required action is enabled (else the profile is not checked at login). */
+  verifyProfile: boolean
+  /** Custom attributes the user profile requires of users (role `user`). */
+  requiredAttributes: string[]
 }
 
 type Body = Record<string, string | undefined>
@@ -110,7 +114,9 @@ function passwordGrant(
   if (!user.enabled) return oauthError(res, 400, 'invalid_grant', 'Account disabled')
   if (user.password === undefined || user.password !== body.password)
     return oauthError(res, 401, 'invalid_grant', 'Invalid user credentials')
-  if (user.requiredActions.length > 0 || missingAtLogin(options.userProfile, user).length > 0)
+  const unverified =
+    options.verifyProfile && missingAtLogin(options.userProfile, user, options.requiredAttributes).length > 0
+  if (user.requiredActions.length > 0 || unverified)
     return oauthError(res, 400, 'invalid_grant', 'Account is not fully set up')
   res.json(keycloakUserTokens(state, user, client.clientId, body.scope ?? ''))
 }

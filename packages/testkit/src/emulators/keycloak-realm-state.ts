@@ -61,6 +61,8 @@ export interface EmulatedKeycloakClient {
   clientId: string
   secret: string
   directAccessGrants?: boolean
+  /** A public client (Client authentication off): what `GET /clients` reports; default false (confidential). */
+  publicClient?: boolean
   /**
    * Its service account's `realm-management` roles (e.g. `manage-users`, `view-users`, `query-users`,
    * `view-realm`); unset: service accounts are off for the client and `client_credentials` is refused.

@@ -6,7 +6,9 @@ import type { EmulatedRole } from './keycloak-roles'
 /**
  * Roles and clients of one realm (`/admin/realms/{realm}`), as Keycloak answers them: `GET /roles/{name}`,
  * `GET /roles-by-id/{id}` and `/roles-by-id/{id}/composites` (the direct children only:
- * RoleByIdResource.getRoleComposites, hidden from an admin that may not view the role), `GET /clients?clientId=`.
+ * RoleByIdResource.getRoleComposites, hidden from an admin that may not view the role), `GET /clients?clientId=`
+ * (ClientRepresentation: `publicClient`, `directAccessGrantsEnabled` as configured; the built-in clients are
+ * simply reported confidential without direct access grants, which nothing here reads).
  */
 export function createKeycloakRoleRouter(state: KeycloakRealmState): Router {
   const router = express.Router({ mergeParams: true })
@@ -43,7 +45,16 @@ export function createKeycloakRoleRouter(state: KeycloakRealmState): Router {
       roles
         .clients()
         .filter(({ clientId }) => wanted === undefined || clientId === wanted)
-        .map(({ id, clientId }) => ({ id, clientId, enabled: true })),
+        .map(({ id, clientId }) => {
+          const configured = state.clients.find((c) => c.clientId === clientId)
+          return {
+            id,
+            clientId,
+            enabled: true,
+            publicClient: configured?.publicClient ?? false,
+            directAccessGrantsEnabled: configured ? configured.directAccessGrants !== false : false,
+          }
+        }),
     )
   })
   return router

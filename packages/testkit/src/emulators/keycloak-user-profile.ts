@@ -35,11 +35,69 @@ export function validateAdminWrite(rep: { username?: unknown; email?: unknown })
   return undefined
 }
 
-/** What Verify Profile finds missing at login (the user context: names required for the role `user`). */
+/**
+ * What Verify Profile finds missing at login (the user context: names required for the role `user`, and the
+ * realm's own `requiredAttributes`, custom attributes it requires of users).
+ */
 export function missingAtLogin(
   mode: UserProfileMode,
-  user: { email?: string; firstName?: string; lastName?: string },
+  user: { email?: string; firstName?: string; lastName?: string; attributes?: Record<string, string[]> },
+  requiredAttributes: string[] = [],
 ): string[] {
   const required = mode === 'default' ? (['email', 'firstName', 'lastName'] as const) : (['email'] as const)
-  return required.filter((name) => !user[name])
+  return [
+    ...required.filter((name) => !user[name]),
+    ...requiredAttributes.filter((name) => !user.attributes?.[name]?.length),
+  ]
+}
+
+const permissions = (edit: string[]) => ({ view: ['admin', 'user'], edit })
+/**
+ * The realm's user profile as `GET /admin/realms/{realm}/users/profile` answers it (UPConfig, Keycloak 24+;
+ * the stock one is `keycloak-default-user-profile.json` in server-spi-private): `firstName`/`lastName` required
+ * for the role `user` unless the realm made them optional; `requiredAttributes` declared, required of users;
+ * `unmanagedAttributePolicy` absent when off.
+ */
+export function userProfileConfig(
+  mode: UserProfileMode,
+  unmanaged: boolean,
+  requiredAttributes: string[] = [],
+): Record<string, unknown> {
+  const nameRequired = mode === 'default' ? { required: { roles: ['user'] } } : {}
+  return {
+    attributes: [
+      {
+        name: 'username',
+        displayName: '${username}',
+        validations: { length: { min: 3, max: 255 }, 'username-prohibited-characters': {} },
+        permissions: permissions(['admin', 'user']),
+        multivalued: false,
+      },
+      {
+        name: 'email',
+        displayName: '${email}',
+        validations: { email: {}, length: { max: 255 } },
+        required: { roles: ['user'] },
+        permissions: permissions(['admin', 'user']),
+        multivalued: false,
+      },
+      ...['firstName', 'lastName'].map((name) => ({
+        name,
+        displayName: `\${${name}}`,
+        validations: { length: { max: 255 }, 'person-name-prohibited-characters': {} },
+        ...nameRequired,
+        permissions: permissions(['admin', 'user']),
+        multivalued: false,
+      })),
+      ...requiredAttributes.map((name) => ({
+        name,
+        displayName: name,
+        required: { roles: ['user'] },
+        permissions: permissions(['admin', 'user']),
+        multivalued: false,
+      })),
+    ],
+    groups: [{ name: 'user-metadata', displayHeader: 'User metadata' }],
+    ...(unmanaged ? { unmanagedAttributePolicy: 'ADMIN_EDIT' } : {}),
+  }
 }

@@ -7,6 +7,7 @@ import { requireManagementToken } from './auth0-management-access'
 import { createAuth0RefreshTokensRouter } from './auth0-refresh-tokens-router'
 import { createAuth0RoleRouter } from './auth0-role-router'
 import { createAuth0SessionsRouter } from './auth0-sessions-router'
+import { createAuth0SettingsRouter } from './auth0-settings-router'
 import {
   createAuth0TenantState,
   credentialId,
@@ -142,6 +143,7 @@ export async function startAuth0Emulator({
     createAuth0RefreshTokensRouter(state),
     createAuth0UserLinksRouter(state),
     createAuth0RoleRouter(state),
+    createAuth0SettingsRouter(state),
     createAuth0UsersRouter(state),
   )
 

@@ -16,6 +16,7 @@ import {
   type KeycloakRealmState,
 } from './keycloak-realm-state'
 import { createKeycloakRoleMappingRouter } from './keycloak-role-mapping-router'
+import { createKeycloakRealmSettingsRouter, type RealmSettings } from './keycloak-realm-settings-router'
 import { createKeycloakRoleRouter } from './keycloak-role-router'
 import type { RoleRef, RoleSpec } from './keycloak-roles'
 import { createKeycloakSessionsRouter } from './keycloak-sessions-router'
@@ -59,6 +60,13 @@ export interface KeycloakEmulatorOptions {
    * as pfUserId are dropped silently on create and update.
    */
   unmanagedAttributes?: boolean
+  /** The Verify Profile required action (on in a new realm): checks the user profile at every login. */
+  verifyProfile?: boolean
+  /**
+   * Custom attributes the realm's user profile declares and requires of users (role `user`), e.g. a phone
+   * number: Verify Profile refuses the login of a user without them. Default none.
+   */
+  requiredAttributes?: string[]
   /** Version 24's quirk: users created with a non-temporary password keep `UPDATE_PASSWORD`. Default: version 24. */
   requiredActionsQuirk?: boolean
   adminTokenLifetimeSec?: number
@@ -107,11 +115,12 @@ function deletesOfflineSessions(serverVersion: string): boolean {
  * The admin API (`/admin`): the access check, the server's version, and the routers of the realm's admin
  * resources (`/admin/realms/{realm}`).
  */
-function createAdminApi(state: KeycloakRealmState, serverVersion: string): Router {
+function createAdminApi(state: KeycloakRealmState, serverVersion: string, settings: RealmSettings): Router {
   const admin = express.Router()
   admin.use(requireAdminToken(state))
   admin.get('/serverinfo', serverInfo(state, serverVersion))
   const realmRouters = [
+    (realmState: KeycloakRealmState) => createKeycloakRealmSettingsRouter(realmState, settings),
     createKeycloakUsersRouter,
     createKeycloakRoleRouter,
     createKeycloakRoleMappingRouter,
@@ -149,6 +158,8 @@ export async function startKeycloakEmulator({
   organizationsEnabled = false,
   userProfile = 'default',
   unmanagedAttributes = false,
+  verifyProfile = true,
+  requiredAttributes = [],
   requiredActionsQuirk = version === 24,
   adminTokenLifetimeSec = 60,
   now = Date.now,
@@ -176,10 +187,12 @@ export async function startKeycloakEmulator({
   const app = express()
   app.use(express.urlencoded({ extended: false }), express.json())
   const controls = installControls(app, { latencyMs })
+  // What the user profile and Verify Profile demand: read at login (OIDC) and by the admin API.
+  const profile = { userProfile, verifyProfile, requiredAttributes }
   app.use(
-    createKeycloakOidcRouter(state, { adminUser, adminPassword, adminTokenLifetimeSec, now, userProfile }),
+    createKeycloakOidcRouter(state, { adminUser, adminPassword, adminTokenLifetimeSec, now, ...profile }),
   )
-  app.use('/admin', createAdminApi(state, serverVersion))
+  app.use('/admin', createAdminApi(state, serverVersion, profile))
 
   const server = app.listen(port, '127.0.0.1')
   await new Promise((resolve) => server.once('listening', resolve))

@@ -147,6 +147,20 @@ if (Number.parseInt(seen.serverVersion ?? '0', 10) >= 26) {
     (error) => error.response?.status ?? String(error),
   )
 }
+// What a set-up check reads (the exchange's doctor): the client, the user profile, Verify Profile.
+const [setupClient] = await admin.clients.find({ clientId })
+seen.setupClient = {
+  publicClient: setupClient?.publicClient,
+  directAccessGrantsEnabled: setupClient?.directAccessGrantsEnabled,
+}
+const profile = await admin.users.getProfile()
+seen.profile = {
+  unmanagedAttributePolicy: profile.unmanagedAttributePolicy ?? null,
+  names: (profile.attributes ?? []).map((a) => a.name),
+}
+seen.verifyProfile = (
+  await admin.authenticationManagement.getRequiredActionForAlias({ alias: 'VERIFY_PROFILE' })
+)?.enabled
 
 const service = new KcAdminClient({ baseUrl, realmName: realm })
 await service.auth({ grantType: 'client_credentials', clientId, clientSecret })

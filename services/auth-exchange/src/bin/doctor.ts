@@ -1,4 +1,5 @@
 // `node dist/doctor.js`: checks the exchange's configuration without serving; exit 1 on any failure.
+import { createRealmClient, createTenantClient, type SetupCheck } from '@pf/idp-clients'
 import { DoctorProblem, productionSecretsCheck, runDoctor, type DoctorCheck } from '@pf/service-kit'
 import { loadExchangeConfig, type ExchangeConfig } from '../config'
 
@@ -13,6 +14,26 @@ async function getJson(url: string, check: (body: Record<string, unknown>) => st
   }
   if (!res.ok) throw new DoctorProblem(`${url} answered ${res.status}`)
   return check((await res.json()) as Record<string, unknown>)
+}
+
+/**
+ * What the identity provider's admin API tells of its set-up (@pf/idp-clients' `setupChecks`), one line each;
+ * one client, so one admin token for all of them; no retries: the doctor reports, it does not wait out a fault.
+ */
+function identityProviderSetup({ idp, adoption }: ExchangeConfig): DoctorCheck[] {
+  const options = { timeoutMs: 4000, adoption, retry: { maxRetries: 0 } }
+  const setup: SetupCheck[] =
+    idp.style === 'realm'
+      ? createRealmClient({ ...idp.realm, ...options }).setupChecks()
+      : createTenantClient({ ...idp.tenant, ...options }).setupChecks()
+  return setup.map(({ name, run }) => ({
+    name,
+    run: async () => {
+      const finding = await run()
+      if (!finding.ok) throw new DoctorProblem(finding.problem, finding.fix)
+      return finding.found
+    },
+  }))
 }
 
 const checks = (config: ExchangeConfig): DoctorCheck[] => {
@@ -44,6 +65,7 @@ const checks = (config: ExchangeConfig): DoctorCheck[] => {
           return `answers at ${discovery}`
         }),
     },
+    ...identityProviderSetup(config),
   ]
 }
 
