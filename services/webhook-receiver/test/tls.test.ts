@@ -73,13 +73,15 @@ describe("the image's HEALTHCHECK", () => {
   // The probe command exactly as the Dockerfile has it: with TLS on, a plain-HTTP probe would mark a healthy
   // receiver unhealthy forever.
   const dockerfile = readFileSync(join(__dirname, '..', 'Dockerfile'), 'utf8')
-  const probe = JSON.parse(/^HEALTHCHECK [^\n]*\\\n\s*CMD (\[.*\])$/m.exec(dockerfile)![1]) as string[]
+  const [command, ...args] = JSON.parse(
+    /^HEALTHCHECK [^\n]*\\\n\s*CMD (\[.*\])$/m.exec(dockerfile)?.[1] ?? '[]',
+  ) as string[]
   // Asynchronous: the server under probe lives in this process, so a blocking spawn would starve it.
   const run = (env: Record<string, string>) =>
     new Promise<number | null>((resolve) => {
       execFile(
-        probe[0] === 'node' ? process.execPath : probe[0],
-        probe.slice(1),
+        command === 'node' ? process.execPath : (command ?? 'missing-HEALTHCHECK'),
+        args,
         { env: { PATH: process.env.PATH, ...env } },
         (error) => resolve(error ? (typeof error.code === 'number' ? error.code : null) : 0),
       )

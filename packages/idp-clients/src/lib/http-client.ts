@@ -82,20 +82,7 @@ export function createHttpClient({
       )
     }
     if (response.status < 300) return response
-    const details = { statusCode: response.status, body: response.data, headers: headersOf(response) }
-    const error = (response.data as { error?: unknown } | undefined)?.error
-    if (response.status === 409) throw new IdpConflictError(`${what}: conflict (409)`, details)
-    if (response.status === 429) throw new IdpRateLimitedError(`${what}: rate limited (429)`, details)
-    if (error === 'invalid_grant')
-      throw new IdpInvalidGrantError(`${what}: grant refused (${response.status} invalid_grant)`, details)
-    // Gateways and overload mean "try later"; a plain 500 is the provider refusing (often its configuration).
-    if (response.status === 502 || response.status === 503 || response.status === 504) {
-      throw new IdpUnavailableError(`${what}: identity provider failed (${response.status})`, details)
-    }
-    throw new IdpRejectedError(
-      `${what}: refused (${response.status}${typeof error === 'string' ? ` ${error}` : ''})`,
-      details,
-    )
+    throw errorOf(what, response)
   }
 
   async function withRetries<T>(config: IdpRequest, span: Span): Promise<AxiosResponse<T>> {
@@ -141,3 +128,20 @@ export function createHttpClient({
 }
 
 export type IdpHttp = ReturnType<typeof createHttpClient>
+
+/** The typed error of a non-2xx answer (see `createHttpClient`). */
+function errorOf(what: string, response: AxiosResponse): IdpError {
+  const details = { statusCode: response.status, body: response.data, headers: headersOf(response) }
+  const error = (response.data as { error?: unknown } | undefined)?.error
+  if (response.status === 409) return new IdpConflictError(`${what}: conflict (409)`, details)
+  if (response.status === 429) return new IdpRateLimitedError(`${what}: rate limited (429)`, details)
+  if (error === 'invalid_grant')
+    return new IdpInvalidGrantError(`${what}: grant refused (${response.status} invalid_grant)`, details)
+  // Gateways and overload mean "try later"; a plain 500 is the provider refusing (often its configuration).
+  if (response.status === 502 || response.status === 503 || response.status === 504)
+    return new IdpUnavailableError(`${what}: identity provider failed (${response.status})`, details)
+  return new IdpRejectedError(
+    `${what}: refused (${response.status}${typeof error === 'string' ? ` ${error}` : ''})`,
+    details,
+  )
+}
