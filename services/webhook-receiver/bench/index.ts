@@ -4,10 +4,12 @@ import { benchTracing } from './tracing.bench'
 import { benchWorker } from './worker.bench'
 
 async function main() {
-  const seconds = Number(process.argv[2] ?? 10)
+  // pnpm 10 hands the `--` of `pnpm bench -- tracing` on to the script: it is not an argument.
+  const args = process.argv.slice(2).filter((arg) => arg !== '--')
+  const seconds = Number(args[0] ?? 10)
   // `pnpm bench -- tracing [seconds]`: the tracing comparison alone.
-  if (process.argv[2] === 'tracing') {
-    console.table(await benchTracing(Number(process.argv[3] ?? 10)))
+  if (args[0] === 'tracing') {
+    console.table(await benchTracing(Number(args[1] ?? 10)))
     return
   }
   const rows = [...(await benchReceiver(seconds)), ...(await benchWorker()), ...(await benchTracing(seconds))]
