@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process'
 import { promisify } from 'node:util'
-import { freePort } from '../lib/free-port'
 import { waitUntil } from '../lib/wait-until'
+import { freeClusterPort } from './free-cluster-port'
 import { redisCommand, type RespValue } from './redis-command'
 import { startRedisGroup } from './redis-group'
 import type { RedisProcess } from './redis-process'
@@ -41,7 +41,7 @@ export async function startRedisCluster({
   try {
     const nodes: RedisProcess[] = []
     for (let i = 0; i < masters * (1 + replicasPerMaster); i += 1) {
-      const port = await freePort()
+      const port = await freeClusterPort()
       const config = ['--cluster-enabled', 'yes', '--cluster-config-file', `nodes-${port}.conf`]
       nodes.push(await group.server(port, [...config, '--cluster-node-timeout', String(nodeTimeoutMs)]))
     }
