@@ -2,6 +2,7 @@ import { JaroWinklerIndex } from './jaro-winkler-index'
 import { partSimilarity, soundAdjusted } from '../matching/name-score'
 import { soundex } from '../matching/soundex'
 import { SkeletonVocabulary } from './skeleton-vocabulary'
+import { flattenPostings } from './flatten-postings'
 
 /** Answers of `similarParts` kept per vocabulary by default (least recently used first out). */
 export const PART_CACHE_SIZE = 4096
@@ -63,10 +64,7 @@ export class PartVocabulary {
       }
       partOffsets[name + 1] = ids.length
     })
-    const postingOffsets = new Int32Array(parts.length + 1)
-    holders.forEach((list, id) => (postingOffsets[id + 1] = (postingOffsets[id] as number) + list.length))
-    const postings = new Int32Array(postingOffsets[parts.length] as number)
-    holders.forEach((list, id) => postings.set(list, postingOffsets[id] as number))
+    const { postingOffsets, postings } = flattenPostings(holders)
     const vocabulary = new PartVocabulary(
       cacheSize,
       parts,

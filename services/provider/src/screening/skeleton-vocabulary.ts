@@ -3,6 +3,7 @@ import { partSimilarity, soundAdjusted } from '../matching/name-score'
 import { soundex } from '../matching/soundex'
 import { JaroWinklerIndex } from './jaro-winkler-index'
 import type { SimilarParts } from './part-vocabulary'
+import { flattenPostings } from './flatten-postings'
 
 /**
  * The consonant skeletons of a vocabulary's parts (`consonantSkeleton`), each once, with a `JaroWinklerIndex`
@@ -37,10 +38,7 @@ export class SkeletonVocabulary {
       holders[id]!.push(partId)
       return id
     })
-    const postingOffsets = new Int32Array(skeletons.length + 1)
-    holders.forEach((list, id) => (postingOffsets[id + 1] = (postingOffsets[id] as number) + list.length))
-    const postings = new Int32Array(postingOffsets[skeletons.length] as number)
-    holders.forEach((list, id) => postings.set(list, postingOffsets[id] as number))
+    const { postingOffsets, postings } = flattenPostings(holders)
     const index = JaroWinklerIndex.build(skeletons)
     return new SkeletonVocabulary(ofPart, skeletons, skeletons.map(soundex), index, postingOffsets, postings)
   }
