@@ -10,7 +10,7 @@ import { MemoryCompanyStore } from '../src/companies/memory-company-store'
 import { PostgresCompanyStore } from '../src/companies/postgres/postgres-company-store'
 import { loadCompaniesJsonl } from '../src/datasets/load-jsonl'
 import { seededRandom } from '../scripts/sample-generator'
-import { benchDelivery } from './delivery.bench'
+import { benchProviderProcess } from './provider-process.bench'
 import { generateRegistry, type RegistryCompany } from './registry-generator'
 import { percentile, round } from './stats'
 
@@ -72,8 +72,9 @@ async function timeQueries(store: CompanyStore, queries: CompaniesQuery[]): Prom
 /**
  * Companies in PostgreSQL: import rows/s and search p50/p95 at `BENCH_PG_RECORDS` generated companies (default
  * 1,000,000; 10,000,000 with `BENCH_PG_RECORDS=10000000`), side by side with the in-memory store on the same
- * records when they are a million or fewer, and the delivery of them all to S3 (`BENCH_PG_DELIVERY=off` skips
- * it). Skipped without PostgreSQL's binaries.
+ * records when they are a million or fewer, and the built provider's memory searching them and delivering a
+ * million of them to S3 (`benchProviderProcess`; `BENCH_PG_PROCESS=off` skips it). Skipped without PostgreSQL's
+ * binaries.
  */
 export async function benchPostgres(): Promise<Row[]> {
   if (!findPostgresBinaries())
@@ -101,10 +102,18 @@ export async function benchPostgres(): Promise<Row[]> {
       timeoutMs: 60_000,
       logger,
     })
-    // Before the in-memory copy exists, so that its garbage does not blur the delivery's memory.
-    rows.push(...(process.env.BENCH_PG_DELIVERY === 'off' ? [] : await benchDelivery(store)))
+    const kinds = queryKinds(samples)
+    if (process.env.BENCH_PG_PROCESS !== 'off')
+      rows.push(
+        ...(await benchProviderProcess(
+          postgres.url,
+          count,
+          Object.values(kinds).flatMap((queries) => queries.slice(0, 125)),
+          Math.min(count, 1_000_000),
+        )),
+      )
     const memory = count <= 1_000_000 ? MemoryCompanyStore.build(loadCompaniesJsonl(file)) : undefined
-    for (const [kind, queries] of Object.entries(queryKinds(samples))) {
+    for (const [kind, queries] of Object.entries(kinds)) {
       const pg = await timeQueries(store, queries)
       const inMemory = memory ? await timeQueries(memory, queries) : []
       rows.push({
