@@ -38,6 +38,7 @@ const SETTINGS: Record<string, string[]> = {
     'OTEL_EXPORTER_OTLP_PROTOCOL',
     'OTEL_SERVICE_NAME',
     'OTEL_TRACES_SAMPLER',
+    'OTEL_TRACES_SAMPLER_ARG',
     'OTEL_RESOURCE_ATTRIBUTES',
     'OTEL_SDK_DISABLED',
   ],
@@ -379,6 +380,27 @@ describe('Kubernetes manifests (deploy/k8s)', () => {
     const exchange = new Set([...known('webhook'), ...known('auth-exchange')])
     for (const key of Object.keys(settings.data)) expect([key, exchange.has(key)]).toEqual([key, true])
     expect(read('deploy/k8s/overlays/production/kustomization.yaml')).toContain('../../idp-session-end')
+  })
+
+  it('turns traces on for all four processes with the tracing component, and off without it', () => {
+    const configMaps = objects.filter((o) => o.object.kind === 'ConfigMap').map((o) => o.object)
+    for (const config of configMaps)
+      expect(Object.keys(config.data).filter((key) => key.startsWith('OTEL_'))).toEqual([])
+    const component = 'deploy/k8s/tracing'
+    const kustomization = parse(read(`${component}/kustomization.yaml`)) as {
+      kind: string
+      patches: { path: string }[]
+    }
+    expect(kustomization.kind).toBe('Component')
+    const patches = kustomization.patches.map((p) => parse(read(`${component}/${p.path}`)))
+    expect(patches.map((p) => p.metadata.name).sort()).toEqual(configMaps.map((c) => c.metadata.name).sort())
+    for (const patch of patches) {
+      expect(patch.kind).toBe('ConfigMap')
+      expect(patch.data.OTEL_EXPORTER_OTLP_ENDPOINT).toMatch(/^http:\/\/[\w.-]+:4318$/)
+      for (const key of Object.keys(patch.data))
+        expect([key, SETTINGS.common!.includes(key)]).toEqual([key, true])
+    }
+    expect(read('deploy/k8s/overlays/production/kustomization.yaml')).toContain('../../tracing')
   })
 
   it('sets only settings of the contract in ConfigMaps and Secrets', () => {
