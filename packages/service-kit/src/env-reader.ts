@@ -75,7 +75,8 @@ export function createEnvReader(env: Env) {
       try {
         new URL(value)
       } catch {
-        problems.push(`${name} must be a URL (got "${value}")`)
+        // A URL may carry a password (redis://:secret@host): what stands before an @ is never shown.
+        problems.push(`${name} must be a URL (got "${value.replace(/^([^/]*\/\/)?[^@/]*@/, '$1***@')}")`)
       }
       return value
     },

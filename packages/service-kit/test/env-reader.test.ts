@@ -31,4 +31,13 @@ describe('createEnvReader collects every configuration problem into one readable
         'URL must be a URL (got "nope")',
     )
   })
+
+  it('never shows the password of a URL it refuses', () => {
+    const env = createEnvReader({ A: 'redis://:s3cret@cache:port', B: 'http://user:s3cret@host:bad/x' })
+    env.url('A')
+    env.url('B')
+    expect(() => env.done()).toThrow(
+      'invalid configuration: A must be a URL (got "redis://***@cache:port"); B must be a URL (got "http://***@host:bad/x")',
+    )
+  })
 })

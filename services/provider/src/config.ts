@@ -73,6 +73,9 @@ export function loadProviderConfig(source: Env): ProviderConfig {
   ])
   const endpoint = env.optional('S3_ENDPOINT')
   if (endpoint) env.url('S3_ENDPOINT')
+  // The SDK ignores a URL's user part, and the ready line shows the endpoint: keys go in AWS_* only.
+  if (endpoint && /^[^/]*\/\/[^/]*@/.test(endpoint))
+    env.problem('S3_ENDPOINT must not carry credentials: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY')
   const outboundTimeoutMs = env.int('OUTBOUND_TIMEOUT_MS', { default: 10_000, min: 100, max: 120_000 })
   const deliveryTimeoutMs = env.int('DELIVERY_TIMEOUT_MS', {
     default: DEFAULT_DELIVERY_TIMEOUT_MS,

@@ -87,6 +87,14 @@ describe('provider configuration', () => {
     expect(problems.join(' ')).not.toContain('short-key')
   })
 
+  it('refuses credentials in S3_ENDPOINT (the ready line shows the endpoint; keys go in AWS_*)', () => {
+    expect(problemsOf({ S3_ENDPOINT: 'http://minio:9000' })).toEqual([])
+    const problems = problemsOf({ S3_ENDPOINT: 'http://key:s3cret@minio:9000' })
+    expect(problems).toEqual([
+      'S3_ENDPOINT must not carry credentials: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY',
+    ])
+  })
+
   it('accepts the same values outside production (the sandbox, tests)', () => {
     expect(problemsOf({ PF_API_KEY: 'change-me', AWS_SECRET_ACCESS_KEY: 'change-me' })).toEqual([])
   })
