@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process'
 import path from 'node:path'
 import { promisify } from 'node:util'
-import { startOtlpCollector, type CollectedSpan, type OtlpCollector } from '@pf/testkit'
+import { startOtlpCollector, type CollectedSpan, type OtlpCollector, type OtlpProtocol } from '@pf/testkit'
 
 const run = promisify(execFile)
 const FIXTURE = path.join(__dirname, 'fixtures', 'traced-command.cjs')
@@ -57,10 +57,10 @@ describe('startTracing through runCommand (issue 26: OTEL_* variables only)', ()
         .spans()
         .slice(before)
         .map((span) => span.serviceName),
-    ).toEqual(['renamed'])
+    ).toEqual(['renamed', 'renamed'])
     const lines = await runFixture({ OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, OTEL_SDK_DISABLED: 'true' })
     expect(lines.find((line) => line.msg === 'done')).toMatchObject({ sdkLoaded: false })
-    expect(collector.spans()).toHaveLength(before + 1)
+    expect(collector.spans()).toHaveLength(before + 2)
   })
 
   it('refuses an unknown OTLP protocol with one line and exit code 1', async () => {
@@ -84,4 +84,69 @@ describe('startTracing through runCommand (issue 26: OTEL_* variables only)', ()
       /OTEL_TRACES_EXPORTER must be otlp or none \(got "console"\)/,
     )
   })
+})
+
+// What the fixture exports, whatever the protocol: the parent named, ids left out (they differ per run).
+function tree(spans: CollectedSpan[]) {
+  const names = new Map(spans.map((span) => [span.spanId, span.name]))
+  return spans
+    .map(({ name, serviceName, parentSpanId, attributes, events, statusCode }) => ({
+      name,
+      serviceName,
+      parent: parentSpanId ? names.get(parentSpanId) : undefined,
+      attributes,
+      events,
+      statusCode,
+    }))
+    .sort((a, b) => a.name.localeCompare(b.name))
+}
+
+describe('startTracing exports over each OTLP protocol (README, "Traces")', () => {
+  // Unset: the SDK's default, which the README says is http/protobuf; the collector tells what really arrived.
+  it.each([
+    ['unset (the default)', 'http/protobuf', undefined],
+    ['http/protobuf', 'http/protobuf', 'http/protobuf'],
+    ['http/json', 'http/json', 'http/json'],
+    ['grpc', 'grpc', 'grpc'],
+  ] as const)(
+    'with OTEL_EXPORTER_OTLP_PROTOCOL %s the collector receives the span tree as %s',
+    async (_label, arrivesAs: OtlpProtocol, protocol) => {
+      const collector = await startOtlpCollector({ protocol: arrivesAs === 'grpc' ? 'grpc' : 'http' })
+      try {
+        await runFixture({
+          OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
+          ...(protocol ? { OTEL_EXPORTER_OTLP_PROTOCOL: protocol } : {}),
+        })
+        const spans = await collector.waitForSpans(
+          (received) => received.length === 2,
+          'the fixture’s two spans',
+        )
+        // Every export request in the expected protocol (the batch processor decides how many there are).
+        const exports = collector.exports()
+        expect(exports[arrivesAs]).toBeGreaterThan(0)
+        expect(exports['http/protobuf'] + exports['http/json'] + exports.grpc).toBe(exports[arrivesAs])
+        expect(new Set(spans.map((span) => span.traceId)).size).toBe(1)
+        expect(tree(spans)).toEqual([
+          {
+            name: 'fixture.step',
+            serviceName: 'traced-command',
+            parent: 'fixture.work',
+            attributes: { count: 2, negative: -3, ratio: 0.5, ok: true, tags: ['a', 'b'] },
+            events: [{ name: 'fixture.event', attributes: { reason: 'seen', attempt: 1 } }],
+            statusCode: 0,
+          },
+          {
+            name: 'fixture.work',
+            serviceName: 'traced-command',
+            parent: undefined,
+            attributes: { step: 'one' },
+            events: [],
+            statusCode: 0,
+          },
+        ])
+      } finally {
+        await collector.close()
+      }
+    },
+  )
 })

@@ -1,4 +1,4 @@
-/** One span as the collector received it, flattened from OTLP/JSON. */
+/** One span as the collector received it, flattened from OTLP/JSON or OTLP protobuf. */
 export interface CollectedSpan {
   /** 32 lowercase hex digits. */
   traceId: string
@@ -19,6 +19,10 @@ interface KeyValue {
   value?: Record<string, unknown>
 }
 
+interface List<T> {
+  values?: T[]
+}
+
 interface OtlpSpan {
   traceId: string
   spanId: string
@@ -37,9 +41,13 @@ export interface ExportTraceRequest {
   }[]
 }
 
-// OTLP/JSON AnyValue: one of stringValue, intValue (a string for 64-bit), boolValue, doubleValue, arrayValue...
+// OTLP/JSON AnyValue: one of stringValue, intValue (a string for 64-bit), boolValue, doubleValue, arrayValue,
+// kvlistValue, bytesValue (base64). Arrays and lists are unwrapped, as the protobuf decoder does.
 function valueOf(value: Record<string, unknown> = {}): unknown {
   if ('intValue' in value) return Number(value.intValue)
+  if ('arrayValue' in value)
+    return ((value.arrayValue as List<Record<string, unknown>>).values ?? []).map(valueOf)
+  if ('kvlistValue' in value) return attributesOf((value.kvlistValue as List<KeyValue>).values)
   const [first] = Object.values(value)
   return first
 }

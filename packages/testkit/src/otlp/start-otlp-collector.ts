@@ -1,15 +1,18 @@
-import { createServer } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { waitUntil } from '../lib/wait-until'
-import { collectedSpansOf, type CollectedSpan } from './collected-span'
+import type { CollectedSpan } from './collected-span'
+import type { OnExport, OtlpProtocol } from './otlp-protocol'
+import { startOtlpGrpcServer } from './start-otlp-grpc-server'
+import { startOtlpHttpServer } from './start-otlp-http-server'
 
 export interface OtlpCollector {
-  /** The base URL, for `OTEL_EXPORTER_OTLP_ENDPOINT` (with `OTEL_EXPORTER_OTLP_PROTOCOL=http/json`). */
+  /** The base URL, for `OTEL_EXPORTER_OTLP_ENDPOINT` (with the protocol the collector was started for). */
   url: string
   /** Every span received so far (none kept with `keep: false`). */
   spans(): CollectedSpan[]
   /** How many spans were received, kept or not. */
   count(): number
+  /** How many export requests arrived in each protocol: proof of what an exporter really sent. */
+  exports(): Record<OtlpProtocol, number>
   /** Resolves with the spans once `check` holds for them; throws naming `what` after `timeoutMs`. */
   waitForSpans(
     check: (spans: CollectedSpan[]) => boolean,
@@ -19,59 +22,49 @@ export interface OtlpCollector {
   close(): Promise<void>
 }
 
-const MAX_BODY_BYTES = 16 * 1024 * 1024
+export interface StartOtlpCollectorOptions {
+  /** `false`: count the spans without keeping them (a benchmark's millions would not fit). */
+  keep?: boolean
+  /**
+   * `http` (default): OTLP/HTTP, both `http/protobuf` and `http/json`, at `POST /v1/traces`. `grpc`: the OTLP/gRPC
+   * trace service. An exporter's protocol must match: gRPC and HTTP cannot share the port here.
+   */
+  protocol?: 'http' | 'grpc'
+}
 
 /**
- * An OTLP/HTTP collector in the test's process: accepts `http/json` at `POST /v1/traces` (the OTLP/JSON
- * encoding of `ExportTraceServiceRequest`) and keeps the spans (with `keep: false`, counts them only); anything
- * else is 404 or 415.
+ * An OTLP collector in the test's process, for the three protocols the services may export with
+ * (`OTEL_EXPORTER_OTLP_PROTOCOL`): it decodes `http/json`, `http/protobuf` or `grpc` export requests and keeps
+ * their spans (with `keep: false`, counts them only).
  *
  * @example
- * const collector = await startOtlpCollector()
- * // start a process with OTEL_EXPORTER_OTLP_ENDPOINT=collector.url, OTEL_EXPORTER_OTLP_PROTOCOL=http/json
+ * const collector = await startOtlpCollector() // or startOtlpCollector({ protocol: 'grpc' })
+ * // start a process with OTEL_EXPORTER_OTLP_ENDPOINT=collector.url (and OTEL_EXPORTER_OTLP_PROTOCOL=grpc)
  * await collector.waitForSpans((spans) => spans.some((s) => s.name === 'webhook.receive'), 'the request span')
  */
-export async function startOtlpCollector({ keep = true }: { keep?: boolean } = {}): Promise<OtlpCollector> {
+export async function startOtlpCollector({
+  keep = true,
+  protocol = 'http',
+}: StartOtlpCollectorOptions = {}): Promise<OtlpCollector> {
   const received: CollectedSpan[] = []
+  const exports: Record<OtlpProtocol, number> = { 'http/protobuf': 0, 'http/json': 0, grpc: 0 }
   let count = 0
-  const server = createServer((request, response) => {
-    const answer = (status: number, body: object) =>
-      response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body))
-    if (request.method !== 'POST' || request.url?.split('?')[0] !== '/v1/traces') return answer(404, {})
-    if (!String(request.headers['content-type']).startsWith('application/json'))
-      return answer(415, { message: 'this collector accepts http/json only' })
-    const chunks: Buffer[] = []
-    let size = 0
-    request.on('data', (chunk: Buffer) => {
-      size += chunk.length
-      if (size <= MAX_BODY_BYTES) chunks.push(chunk)
-    })
-    request.on('end', () => {
-      try {
-        const spans = collectedSpansOf(JSON.parse(Buffer.concat(chunks).toString('utf8')))
-        count += spans.length
-        // A benchmark's collector only counts: millions of spans would not fit.
-        if (keep) received.push(...spans)
-        answer(200, { partialSuccess: {} })
-      } catch {
-        answer(400, { message: 'not OTLP/JSON' })
-      }
-    })
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
+  const onExport: OnExport = (spans, arrivedAs) => {
+    exports[arrivedAs] += 1
+    count += spans.length
+    if (keep) received.push(...spans)
+  }
+  const server =
+    protocol === 'grpc' ? await startOtlpGrpcServer(onExport) : await startOtlpHttpServer(onExport)
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: server.url,
     spans: () => [...received],
     count: () => count,
+    exports: () => ({ ...exports }),
     async waitForSpans(check, what, timeoutMs = 30_000) {
       await waitUntil(async () => check(received), what, timeoutMs)
       return [...received]
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections()
-        server.close(() => resolve())
-      }),
+    close: () => server.close(),
   }
 }
