@@ -94,6 +94,22 @@ describe('decodeOtlpProtobuf', () => {
     expect(child!.traceId).toMatch(/^[0-9a-f]{32}$/)
   })
 
+  it('keeps a NaN double as NaN, where the vendor’s OTLP/JSON says null (JSON.stringify has no NaN)', async () => {
+    const exporter = new InMemorySpanExporter()
+    const provider = new TracerProvider({ spanProcessors: [new SimpleSpanProcessor({ exporter })] })
+    provider
+      .getTracer('decoder-test')
+      .startSpan('nan', { attributes: { ratio: NaN } })
+      .end()
+    const spans = exporter.getFinishedSpans()
+    const json = JSON.parse(Buffer.from(JsonTraceSerializer.serializeRequest(spans)!).toString('utf8'))
+    expect(decodeOtlpProtobuf(ProtobufTraceSerializer.serializeRequest(spans)!)[0]!.attributes).toEqual({
+      ratio: NaN,
+    })
+    expect(collectedSpansOf(json)[0]!.attributes).toEqual({ ratio: null })
+    await provider.shutdown()
+  })
+
   it('reads an empty request (what an exporter sends with nothing buffered) as no spans', () => {
     expect(decodeOtlpProtobuf(new Uint8Array())).toEqual([])
   })
