@@ -6,6 +6,10 @@ import { createLogger } from '@pf/service-kit'
 import type { CompaniesQuery } from '../src/companies/company-store'
 import { importCompanies } from '../src/companies/import/import-companies'
 import { MemoryCompanyStore } from '../src/companies/memory-company-store'
+import { Pool } from 'pg'
+import { costedPlan } from '../src/companies/postgres/company-search-plan'
+import { companySearchSql } from '../src/companies/postgres/company-search-sql'
+import { WordStatistics } from '../src/companies/postgres/company-word-statistics'
 import { PostgresCompanyStore } from '../src/companies/postgres/postgres-company-store'
 import { loadDatasets } from '../src/datasets/load-datasets'
 import { referenceData } from './support-data'
@@ -86,6 +90,30 @@ describe('PostgresCompanyStore answers as the in-memory store does (README, "Com
       ])
       expect(inPostgres.length).toBeGreaterThan(100)
       expect(inPostgres).toEqual(inMemory)
+    }
+  })
+
+  // Statistics that make every word rare (the GIN index finds the rows, sorted after) or common (the rows are
+  // walked in dataset order): whichever plan they choose, the answer is the in-memory store's.
+  it.each([
+    ['bitmap', 1e-9],
+    ['ordinal', 2],
+  ] as const)('the same ids in the same order with every word %s-planned', async (scan, minFreq) => {
+    const elements = { words: [], freqs: [], minFreq }
+    const statistics = new WordStatistics([
+      { records: 10_000_000, name_words: elements, industry_words: elements, countries: new Map() },
+    ])
+    expect(costedPlan({ name_words: ['bank'], industry_words: [] }, 'DE', 10, statistics).scan).toBe(scan)
+    const pool = new Pool({ connectionString: postgres.url, max: 1 })
+    try {
+      for (const query of QUERIES) {
+        const sql = companySearchSql(query, query.limit, statistics)
+        const { rows } = sql ? await pool.query<{ id: string }>(sql) : { rows: [] }
+        const inMemory = await memory.search(query)
+        expect({ query, ids: rows.map((row) => row.id) }).toEqual({ query, ids: inMemory.map((c) => c.id) })
+      }
+    } finally {
+      await pool.end()
     }
   })
 })

@@ -2,6 +2,7 @@ import { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { Pool, type PoolClient } from 'pg'
 import { from as copyFrom } from 'pg-copy-streams'
+import { COUNTRY_WORDS } from '../postgres/company-lexemes'
 import { migrateCompanies } from '../postgres/migrate-companies'
 import { copyRow } from './copy-row'
 import { companyFileFormat, readCompanyFile } from './read-company-file'
@@ -124,7 +125,12 @@ function report(
 }
 
 /** The same indexes as `companies`' (so ATTACH adopts them). */
-const INDEXES = ['USING gin (name_words)', '(country, ordinal)', '(ordinal)', 'USING gin (industry_words)']
+const INDEXES = [
+  `USING gin (name_words, ${COUNTRY_WORDS})`,
+  '(country, ordinal)',
+  '(ordinal)',
+  'USING gin (industry_words)',
+]
 
 /**
  * Builds the indexes once, after the load (not row by row), two at a time on connections of their own: CREATE

@@ -20,23 +20,27 @@ export function tsvectorLiteral(text: string | null | undefined): string {
   return words.map((word) => `'${word}'`).join(' ')
 }
 
-/** Words shorter than this are checked on the rows the others found rather than looked up in the index. */
+/** Words shorter than this are only looked up in the index when the query has no longer one (`defaultPlan`). */
 export const MIN_INDEXED_PREFIX = 3
 
+/** A query text's distinct words, folded as the stored ones (`tokenize`). */
+export function queryWords(text: string | null | undefined): string[] {
+  return [...new Set(tokenize(text))]
+}
+
+/** The `tsquery` literal that holds when every one of `words` starts a stored word. */
+export function prefixLiteral(words: readonly string[]): string {
+  return words.map((word) => `'${word}':*`).join(' & ')
+}
+
 /**
- * A query text as `tsquery` literals that together hold when every word starts a stored word (`'word':*`
- * prefix matches joined by `&`): `indexed` for the GIN index, `checked` for the rows it finds. A prefix of one
- * or two letters ("s" of "S.A.") matches thousands of index keys, each a posting list to merge, for little
- * selectivity; so when a longer word is there, the short ones are only checked (both halves must hold: the
- * same answer). Undefined when the text has no word (no filter, as in memory).
+ * The country as a tsvector of its ISO code (none without a country): the second column of the name's GIN
+ * index (migration 2), matched by `countryQueryLiteral`. Written exactly as in the index, so the planner
+ * recognises it.
  */
-export function prefixQueryLiterals(
-  text: string | null | undefined,
-): { indexed: string; checked?: string } | undefined {
-  const words = [...new Set(tokenize(text))]
-  if (words.length === 0) return undefined
-  const literal = (some: string[]) => some.map((word) => `'${word}':*`).join(' & ')
-  const long = words.filter((word) => word.length >= MIN_INDEXED_PREFIX)
-  if (long.length === 0 || long.length === words.length) return { indexed: literal(words) }
-  return { indexed: literal(long), checked: literal(words.filter((word) => !long.includes(word))) }
+export const COUNTRY_WORDS = 'array_to_tsvector(array_remove(ARRAY[country], NULL))'
+
+/** The `tsquery` literal of an ISO code (`normalizeCountry`'s letters: nothing to escape), for `COUNTRY_WORDS`. */
+export function countryQueryLiteral(code: string): string | undefined {
+  return /^[A-Z]+$/.test(code) ? `'${code}'` : undefined
 }

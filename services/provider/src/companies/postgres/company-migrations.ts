@@ -51,4 +51,17 @@ export const COMPANY_MIGRATIONS: readonly Migration[] = [
       CREATE INDEX companies_industry_words ON companies USING gin (industry_words);
     `,
   },
+  {
+    version: 2,
+    name: 'the name index holds the country too (COUNTRY_WORDS): a search by name and country reads that country only',
+    // A GIN index over two columns intersects their keys in one scan, the country's posting tree skipped
+    // through (not read whole, as a bitmap of the country btree would be): a word found in 20 000 companies
+    // costs 2 000 heap pages in one country, not 20 000. It serves the name alone as well, so it replaces the
+    // name's own index.
+    sql: `
+      CREATE INDEX companies_name_country_words ON companies
+        USING gin (name_words, array_to_tsvector(array_remove(ARRAY[country], NULL)));
+      DROP INDEX companies_name_words;
+    `,
+  },
 ]

@@ -4,6 +4,7 @@ import type { Logger } from '@pf/service-kit'
 import type { Company } from '../../datasets/records'
 import type { CompaniesQuery, CompaniesStreamQuery, CompanyStore } from '../company-store'
 import { companySearchSql } from './company-search-sql'
+import { WordStatisticsCache } from './company-word-statistics'
 import { migrateCompanies } from './migrate-companies'
 
 export interface PostgresCompanyStoreOptions {
@@ -28,11 +29,15 @@ const CURSOR_BATCH = 1000
  */
 export class PostgresCompanyStore implements CompanyStore {
   readonly kind = 'postgres'
+  /** The current imports' word statistics, whose estimates choose each search's plan (`costedPlan`). */
+  private readonly statistics: WordStatisticsCache
 
   private constructor(
     private readonly primary: Pool,
     private readonly replica: Pool,
-  ) {}
+  ) {
+    this.statistics = new WordStatisticsCache(replica)
+  }
 
   /** Connects and applies the pending migrations (`migrateCompanies`, under an advisory lock). */
   static async open(options: PostgresCompanyStoreOptions): Promise<PostgresCompanyStore> {
@@ -48,7 +53,7 @@ export class PostgresCompanyStore implements CompanyStore {
   }
 
   async search(query: CompaniesQuery): Promise<Company[]> {
-    const sql = companySearchSql(query, query.limit)
+    const sql = companySearchSql(query, query.limit, await this.statistics.get())
     if (!sql) return []
     const { rows } = await this.replica.query<Company>(sql)
     return rows
@@ -61,7 +66,7 @@ export class PostgresCompanyStore implements CompanyStore {
    * docs, `statement_timeout`), so a long delivery is bounded by the caller's `signal`, not by it.
    */
   async *stream(query: CompaniesStreamQuery, { signal }: { signal?: AbortSignal } = {}) {
-    const sql = companySearchSql(query, query.limit)
+    const sql = companySearchSql(query, query.limit, await this.statistics.get())
     if (!sql) return
     const client = await this.replica.connect()
     const cursor = client.query(new Cursor<Company>(sql.text, sql.values))
