@@ -36,6 +36,8 @@ export class LackCounter {
 
   /** The bit planes of the last `overflow`'s counters, read back for the lack of each survivor. */
   private readonly planes = new Int32Array(PLANES)
+  /** Row offsets of the current search's tokens. */
+  private readonly rows = new Int32Array(TOKENS)
 
   /** The layout of `order` (ids into `strings`), from their character counts (`countLetters`, 32 per string). */
   static build(strings: readonly string[], counts: Uint8Array, order: Int32Array): LackCounter {
@@ -101,6 +103,9 @@ export class LackCounter {
     tick: () => void,
   ): void {
     const planes = this.planes
+    // Where each token's row starts: one addition per token and word in the count.
+    const rows = this.rows
+    for (let k = 0; k < tokens.length; k += 1) rows[k] = (tokens[k] as number) * this.words
     for (let word = from >>> 5; word << 5 < to; word += 1) {
       tick()
       const first = Math.max(from, word << 5)
@@ -109,7 +114,7 @@ export class LackCounter {
       // The word's first string is its shortest: it may lack the most.
       const allowed = spare[this.lengthAt[first] as number] as number
       const counted = allowed <= MAX_SPARE
-      let survivors = counted ? valid & ~this.overflow(word, allowed, tokens, valid) : valid
+      let survivors = counted ? valid & ~this.overflow(word, allowed, rows, tokens.length, valid) : valid
       // Counters started at 63 − allowed.
       const start = (1 << PLANES) - 1 - allowed
       while (survivors !== 0) {
@@ -124,10 +129,10 @@ export class LackCounter {
   }
 
   /**
-   * The strings of `word` lacking more than `allowed` of `tokens`: counters start at 63 − allowed, so one lack
-   * more carries out of the top plane.
+   * The strings of `word` lacking more than `allowed` of the tokens whose rows start at `rows[0 .. count)`:
+   * counters start at 63 − allowed, so one lack more carries out of the top plane.
    */
-  private overflow(word: number, allowed: number, tokens: Int32Array, valid: number): number {
+  private overflow(word: number, allowed: number, rows: Int32Array, count: number, valid: number): number {
     const start = (1 << PLANES) - 1 - allowed
     let c0 = start & 1 ? -1 : 0
     let c1 = start & 2 ? -1 : 0
@@ -136,11 +141,38 @@ export class LackCounter {
     let c4 = start & 16 ? -1 : 0
     let c5 = start & 32 ? -1 : 0
     let over = 0
-    const words = this.words
-    // A ripple-carry increment by one for each lacking string, unrolled over the six planes so that the
-    // counters stay in locals rather than in an array read and written once per plane and token.
-    for (let k = 0; k < tokens.length; k += 1) {
-      let carry = ~(this.bits[(tokens[k] as number) * words + word] as number)
+    const bits = this.bits
+    // Two tokens at a time: their lacks summed into a two-bit number (a half adder), added to the counters with
+    // a full adder on plane 1 and a ripple above, unrolled over the six planes so that the counters stay in
+    // locals; about a third fewer operations than two increments by one.
+    let k = 0
+    for (; k + 1 < count; k += 2) {
+      const x = ~(bits[(rows[k] as number) + word] as number)
+      const y = ~(bits[(rows[k + 1] as number) + word] as number)
+      const ones = x ^ y
+      const twos = x & y
+      let carry = c0 & ones
+      c0 ^= ones
+      const sum = c1 ^ carry
+      carry = (c1 & carry) | (sum & twos)
+      c1 = sum ^ twos
+      let next = c2 & carry
+      c2 ^= carry
+      carry = next
+      next = c3 & carry
+      c3 ^= carry
+      carry = next
+      next = c4 & carry
+      c4 ^= carry
+      carry = next
+      next = c5 & carry
+      c5 ^= carry
+      over |= next
+      if ((over & valid) === valid) return over
+    }
+    if (k < count) {
+      // The odd token left: an increment by one.
+      let carry = ~(bits[(rows[k] as number) + word] as number)
       let next = c0 & carry
       c0 ^= carry
       carry = next
@@ -159,7 +191,6 @@ export class LackCounter {
       next = c5 & carry
       c5 ^= carry
       over |= next
-      if ((over & valid) === valid) return over
     }
     const planes = this.planes
     planes[0] = c0

@@ -39,8 +39,11 @@ export class SanctionsIndex implements ListedNames {
   private generation = 0
   private readonly similarities: PartSimilarities
   private readonly candidateStamps: Int32Array
-  private readonly wholeStamps: Int32Array
-  private readonly wholeValues: Float64Array
+  /**
+   * The names whose whole reached the floor in the current form's search, with their similarity: a few per
+   * search, so a map, where arrays over all names cost a cache miss for every candidate.
+   */
+  private wholeFound = new Map<number, number>()
   /** Whether some names are written in Arabic or Hebrew (a Latin query's skeleton form has something to meet). */
   private readonly hasAbjad: boolean
 
@@ -64,8 +67,6 @@ export class SanctionsIndex implements ListedNames {
   ) {
     this.similarities = new PartSimilarities(vocabulary)
     this.candidateStamps = new Int32Array(wholes.length)
-    this.wholeStamps = new Int32Array(wholes.length)
-    this.wholeValues = new Float64Array(wholes.length)
     this.hasAbjad = nameFlags.some((flags) => (flags & ABJAD) !== 0)
   }
 
@@ -155,11 +156,9 @@ export class SanctionsIndex implements ListedNames {
     const { floor, threshold, tick, rules, hits } = search
     this.generation = (this.generation + 1) | 0
     this.similarities.begin(form.prepared, this.skeletonsOf(form))
+    this.wholeFound = new Map()
     for (const candidate of this.candidates(form, floor, tick)) {
       tick()
-      const entry = this.nameEntry[candidate] as number
-      if (!this.formsMeet(form, this.nameFlags[candidate] as number)) continue
-      if (!rules.allows(entry)) continue
       const parts = this.similarities.partsMean(
         this.partIds,
         this.partOffsets[candidate] as number,
@@ -167,6 +166,12 @@ export class SanctionsIndex implements ListedNames {
         floor,
       )
       const raw = combinedScore(parts, this.wholeSimilarity(candidate) ?? 0)
+      // What follows only filters or lowers the score (never below 0, and 0 ≤ raw): most candidates stop here,
+      // before the reads of their entry, flags and points (a cache miss each at a million names).
+      if (raw < threshold) continue
+      const entry = this.nameEntry[candidate] as number
+      if (!this.formsMeet(form, this.nameFlags[candidate] as number)) continue
+      if (!rules.allows(entry)) continue
       const score = Math.max(0, raw - (this.namePoints[candidate] as number) - rules.birthPenalty(entry))
       if (score >= threshold) hits.push({ name: candidate, entry, score, form: formIndex })
     }
@@ -240,8 +245,7 @@ export class SanctionsIndex implements ListedNames {
       }
     })
     const visitWhole = (name: number, similarity: number) => {
-      this.wholeStamps[name] = generation
-      this.wholeValues[name] = similarity
+      this.wholeFound.set(name, similarity)
       add(name)
     }
     // Skeletons have no whole-name form.
@@ -251,7 +255,7 @@ export class SanctionsIndex implements ListedNames {
 
   /** The whole-name similarity of `name` when this search found it reaching the floor, else undefined. */
   private wholeSimilarity(name: number): number | undefined {
-    return this.wholeStamps[name] === this.generation ? this.wholeValues[name] : undefined
+    return this.wholeFound.get(name)
   }
 }
 
