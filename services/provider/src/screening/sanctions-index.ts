@@ -7,7 +7,8 @@ import type { PreparedName } from '../matching/prepare-name'
 import { ABJAD, buildIndexRows, KOREAN, TRANSLITERATED } from './index-rows'
 import { EntryGroups } from './entry-groups'
 import { JaroWinklerIndex } from './jaro-winkler-index'
-import { PartSimilarities } from './part-similarities'
+import { initialBit } from './holder-initials'
+import { everyPartFloor, PartSimilarities } from './part-similarities'
 import { PartVocabulary } from './part-vocabulary'
 import { SkeletonVocabulary } from './skeleton-vocabulary'
 import { rankHits, type ListedNames, type NameHit, type SanctionMatch, type Screening } from './rank-hits'
@@ -38,7 +39,11 @@ export interface SanctionsQuery extends ScreeningChoices {
 export class SanctionsIndex implements ListedNames {
   private generation = 0
   private readonly similarities: PartSimilarities
-  private readonly candidateStamps: Int32Array
+  /**
+   * The names already among the current search's candidates, one bit each: at a million names 128 KB, which the
+   * cache holds, where a stamp per name (4 MB) cost a miss per candidate; cleared for each search.
+   */
+  private readonly seen: Int32Array
   /**
    * The names whose whole reached the floor in the current form's search, with their similarity: a few per
    * search, so a map, where arrays over all names cost a cache miss for every candidate.
@@ -66,7 +71,7 @@ export class SanctionsIndex implements ListedNames {
     private readonly abjadSkeletons: SkeletonVocabulary,
   ) {
     this.similarities = new PartSimilarities(vocabulary)
-    this.candidateStamps = new Int32Array(wholes.length)
+    this.seen = new Int32Array((wholes.length + 31) >>> 5)
     this.hasAbjad = nameFlags.some((flags) => (flags & ABJAD) !== 0)
   }
 
@@ -223,15 +228,21 @@ export class SanctionsIndex implements ListedNames {
   private candidates(form: QueryForm, floor: number, tick: () => void): number[] {
     const { prepared: query, skeletal } = form
     const skeletons = this.skeletonsOf(form)
-    const generation = this.generation
+    const seen = this.seen.fill(0)
     const candidates: number[] = []
     const add = (name: number) => {
-      if (this.candidateStamps[name] === generation) return
-      this.candidateStamps[name] = generation
+      const bit = 1 << (name & 31)
+      if (((seen[name >>> 5] as number) & bit) !== 0) return
+      seen[name >>> 5] = (seen[name >>> 5] as number) | bit
       candidates.push(name)
     }
     // Threshold 0: every name scores at least that.
     if (floor <= 0) for (let name = 0; name < this.wholes.length; name += 1) add(name)
+    // A name the parts mean can lift needs a part of each query part's initial (`everyPartFloor`, with slack
+    // for rounding); a name whose whole reaches the floor is found below whatever its parts.
+    let initials = 0
+    if (everyPartFloor(query.parts.length, floor) > BOUND_SLACK)
+      for (const part of query.parts) initials |= initialBit(part.charCodeAt(0))
     query.parts.forEach((part, i) => {
       const code = query.codes[i] as string
       const { ids, similarities } = skeletons
@@ -241,7 +252,7 @@ export class SanctionsIndex implements ListedNames {
         const id = ids[k] as number
         const similarity = similarities[k] as number
         this.similarities.set(i, id, similarity)
-        if (similarity >= floor) for (const holder of this.vocabulary.holders(id)) add(holder)
+        if (similarity >= floor) this.vocabulary.forEachHolder(id, initials, skeletons !== undefined, add)
       }
     })
     const visitWhole = (name: number, similarity: number) => {
