@@ -18,8 +18,6 @@ export class LackCounter {
   private constructor(
     /** String ids in this layout's order. */
     readonly order: Int32Array,
-    /** Length of the string at each position. */
-    readonly lengthAt: Int32Array,
     /**
      * `bits[(c * 8 + k − 1) * words + w]`: bit i set when the string at position 32w + i holds ≥ k of bin c.
      * Token-major: a search reads each of its tokens' rows front to back, a few sequential streams the memory
@@ -29,7 +27,10 @@ export class LackCounter {
     private readonly bits: Int32Array,
     /** 32-string words in the layout. */
     private readonly words: number,
-    /** The UTF-16 codes of the string at position p: `codes[starts[p] .. starts[p + 1])`. */
+    /**
+     * The UTF-16 codes of the string at position p: `codes[starts[p] .. starts[p + 1])`. The lengths are read
+     * from `starts` too, so the count of a word brings into the cache where its survivors' codes start.
+     */
     readonly codes: Uint16Array,
     readonly starts: Int32Array,
   ) {}
@@ -63,14 +64,12 @@ export class LackCounter {
       const text = strings[id] as string
       for (let i = 0; i < text.length; i += 1) codes[(starts[position] as number) + i] = text.charCodeAt(i)
     })
-    return new LackCounter(
-      order,
-      Int32Array.from(order, (id) => strings[id]!.length),
-      bits,
-      words,
-      codes,
-      starts,
-    )
+    return new LackCounter(order, bits, words, codes, starts)
+  }
+
+  /** Length of the string at `position`. */
+  lengthAt(position: number): number {
+    return (this.starts[position + 1] as number) - (this.starts[position] as number)
   }
 
   /** In [from, end), where lengths grow: the first position whose string is longer than `length`. */
@@ -79,7 +78,7 @@ export class LackCounter {
     let hi = end
     while (lo < hi) {
       const mid = (lo + hi) >>> 1
-      if ((this.lengthAt[mid] as number) <= length) lo = mid + 1
+      if (this.lengthAt(mid) <= length) lo = mid + 1
       else hi = mid
     }
     return lo
@@ -112,7 +111,7 @@ export class LackCounter {
       const last = Math.min(to, (word + 1) << 5)
       const valid = bitRange(first & 31, ((last - 1) & 31) + 1)
       // The word's first string is its shortest: it may lack the most.
-      const allowed = spare[this.lengthAt[first] as number] as number
+      const allowed = spare[this.lengthAt(first)] as number
       const counted = allowed <= MAX_SPARE
       let survivors = counted ? valid & ~this.overflow(word, allowed, rows, tokens.length, valid) : valid
       // Counters started at 63 − allowed.

@@ -42,7 +42,6 @@ export class SurvivorCheck {
     while (prefix < head.length && prefix < b && codes[start + prefix] === head[prefix]) prefix += 1
     const needed = minJaroWinklerMatches(a, b, prefix, this.floor)
     if (needed > (a < b ? a : b)) return -1
-    const id = layout.order[position] as number
     if (needed > 0) {
       // At most a − lacked letters are shared (`LackCounter.survivors`).
       const shared = a - lacked
@@ -50,10 +49,14 @@ export class SurvivorCheck {
       // Enough letters, but in another order: the common subsequence tells (most survivors stop here).
       const lcs = this.lcs
         ? this.lcs.length(codes, start, start + b)
-        : this.longLcs(this.strings[id] as string)
+        : this.longLcs(this.strings[layout.order[position] as number] as string)
       if (jaroWinklerBound(a, b, prefix, shared, lcs) < this.floor - BOUND_SLACK) return -1
     }
-    return jaroWinklerAtLeast(this.query, this.strings[id] as string, this.floor)
+    return jaroWinklerAtLeast(
+      this.query,
+      this.strings[layout.order[position] as number] as string,
+      this.floor,
+    )
   }
 
   /** Lends the LCS tables back (`CodesLcs.release`). */
