@@ -1,5 +1,6 @@
 import { jaroWinkler, jaroWinklerAtLeast } from '../src/matching/jaro-winkler'
 import { jaroWinklerBound, minJaroWinklerMatches, winklerPrefix } from '../src/matching/jaro-winkler-bound'
+import { CodesLcs } from '../src/matching/lcs-codes'
 import { lcsLengthWith } from '../src/matching/lcs-length'
 import { letterProfile, sharedLetters, countLetters } from '../src/matching/letter-counts'
 import { selectTop } from '../src/screening/rank-hits'
@@ -55,6 +56,19 @@ describe('the bounds the index prunes with never rule out a pair that reaches th
 
   it('lcsLengthWith(a)(b) equals the textbook table, one word or several, ASCII or not', () => {
     for (const [a, b] of pairs) expect([a, b, lcsLengthWith(a)(b)]).toEqual([a, b, lcsByTable(a, b)])
+  })
+
+  it('CodesLcs gives the same lengths from a range of UTF-16 codes, for queries of up to 64 characters', () => {
+    for (const [a, b] of pairs) {
+      const lcs = CodesLcs.of(a)
+      if (!lcs) {
+        expect(a.length).toBeGreaterThan(64)
+        continue
+      }
+      const codes = Uint16Array.from(`XY${b}Z`, (c) => c.charCodeAt(0))
+      expect([a, b, lcs.length(codes, 2, 2 + b.length)]).toEqual([a, b, lcsByTable(a, b)])
+      lcs.release()
+    }
   })
 
   it('jaroWinklerBound is at least jaroWinkler, from shared letters, the common subsequence and the prefix', () => {

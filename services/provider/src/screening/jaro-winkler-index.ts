@@ -1,20 +1,7 @@
-import { jaroWinklerAtLeast } from '../matching/jaro-winkler'
-import {
-  BOUND_SLACK,
-  jaroWinklerBound,
-  minJaroWinklerMatches,
-  winklerPrefix,
-} from '../matching/jaro-winkler-bound'
-import { lcsLengthWith } from '../matching/lcs-length'
-import {
-  countLetters,
-  LETTER_BINS,
-  letterProfile,
-  sharedLetters,
-  type LetterProfile,
-} from '../matching/letter-counts'
+import { countLetters, LETTER_BINS, letterProfile, type LetterProfile } from '../matching/letter-counts'
 import { LackCounter, PER_BIN } from './lack-counter'
 import { spareByLength, type Spare } from './spare-by-length'
+import { SurvivorCheck } from './survivor-check'
 
 /** Strings of one initial and one second character: positions [start, end) of `byPrefix`, by length. */
 interface PrefixRun {
@@ -32,8 +19,9 @@ interface PrefixRun {
  * - strings with the query's first two characters: allowed as for a shared prefix of 4 (the most it can be);
  * - with its initial only: as for a prefix of 1;
  * - with another initial: as for no prefix, the strictest.
- * Survivors are checked on their exact character counts and prefix, then on the bound their longest common
- * subsequence with the query sets on transpositions (`jaroWinklerBound`), then scored by `jaroWinklerAtLeast`.
+ * Survivors are checked on the letters they share (from the counters) against what their length and exact prefix
+ * need, then on the bound their longest common subsequence with the query sets on transpositions, then scored
+ * (`SurvivorCheck`).
  * Character-occurrence postings and trees over character counts were tried first and read more: letters are
  * few, and even a query's rarest occurrences are held by a fifth of all names.
  */
@@ -43,7 +31,6 @@ export class JaroWinklerIndex {
 
   private constructor(
     private readonly strings: readonly string[],
-    private readonly counts: Uint8Array,
     /** How many strings hold each occurrence token: the query's rarest are counted first. */
     private readonly holders: Int32Array,
     private readonly byPrefix: LackCounter,
@@ -83,7 +70,6 @@ export class JaroWinklerIndex {
       : undefined
     return new JaroWinklerIndex(
       strings,
-      counts,
       holders,
       LackCounter.build(strings, counts, prefixOrder),
       runs,
@@ -106,51 +92,51 @@ export class JaroWinklerIndex {
   ): void {
     const a = query.length
     if (a === 0) return
-    const profile = letterProfile(query)
-    const tokens = this.queryTokens(profile)
+    if (!sameInitial && !this.byLength)
+      throw new TypeError('this JaroWinklerIndex was not built acrossInitials')
+    const tokens = this.queryTokens(letterProfile(query))
     const initial = query.charCodeAt(0)
-    const lcsLength = lcsLengthWith(query)
-    const keep = (id: number) => {
-      tick()
-      const text = this.strings[id] as string
-      const b = text.length
-      const prefix = winklerPrefix(query, text)
-      const needed = minJaroWinklerMatches(a, b, prefix, floor)
-      if (needed > Math.min(a, b)) return
-      if (needed > 0) {
-        const shared = sharedLetters(profile, this.counts, id * LETTER_BINS)
-        if (shared < needed) return
-        // Enough letters, but in another order: the common subsequence tells (most candidates stop here).
-        if (jaroWinklerBound(a, b, prefix, shared, lcsLength(text)) < floor - BOUND_SLACK) return
+    const check = new SurvivorCheck(query, floor, this.strings)
+    try {
+      const keepIn = (layout: LackCounter) => (position: number, lacked: number) => {
+        tick()
+        const similarity = check.similarity(layout, position, lacked)
+        if (similarity >= floor) visit(layout.order[position] as number, similarity)
       }
-      const similarity = jaroWinklerAtLeast(query, text, floor)
-      if (similarity >= floor) visit(id, similarity)
+      const keep = keepIn(this.byPrefix)
+      const second = a > 1 ? query.charCodeAt(1) : -1
+      const shared = {
+        1: spareByLength(a, floor, 1, this.maxLength),
+        4: spareByLength(a, floor, 4, this.maxLength),
+      }
+      for (const run of this.runs.get(initial) ?? [])
+        this.survivorsIn(
+          this.byPrefix,
+          run.start,
+          run.end,
+          shared[run.second === second ? 4 : 1],
+          tokens,
+          keep,
+          tick,
+        )
+      if (sameInitial || !this.byLength) return
+      // Strings of the query's initial were all seen above.
+      const across = this.byLength
+      const keepAcross = keepIn(across)
+      this.survivorsIn(
+        across,
+        0,
+        across.order.length,
+        this.spare(a, floor, 0),
+        tokens,
+        (position, lacked) => {
+          if (across.codes[across.starts[position] as number] !== initial) keepAcross(position, lacked)
+        },
+        tick,
+      )
+    } finally {
+      check.release()
     }
-
-    const second = a > 1 ? query.charCodeAt(1) : -1
-    const shared = {
-      1: spareByLength(a, floor, 1, this.maxLength),
-      4: spareByLength(a, floor, 4, this.maxLength),
-    }
-    for (const run of this.runs.get(initial) ?? []) {
-      const { spare, shortest, longest } = shared[run.second === second ? 4 : 1]
-      this.survivorsIn(this.byPrefix, run.start, run.end, { spare, shortest, longest }, tokens, keep, tick)
-    }
-    if (sameInitial) return
-    if (!this.byLength) throw new TypeError('this JaroWinklerIndex was not built acrossInitials')
-    // Strings of the query's initial were all seen above.
-    const order = this.byLength.order
-    this.survivorsIn(
-      this.byLength,
-      0,
-      order.length,
-      this.spare(a, floor, 0),
-      tokens,
-      (id) => {
-        if ((this.strings[id] as string).charCodeAt(0) !== initial) keep(id)
-      },
-      tick,
-    )
   }
 
   private spare(a: number, floor: number, prefix: number): Spare {
@@ -170,7 +156,7 @@ export class JaroWinklerIndex {
     end: number,
     { spare, shortest, longest }: Spare,
     tokens: Int32Array,
-    keep: (id: number) => void,
+    keep: (position: number, lacked: number) => void,
     tick: () => void,
   ): void {
     if (longest < shortest) return

@@ -2,6 +2,15 @@ import type { PreparedName } from '../matching/prepare-name'
 import type { PartVocabulary } from './part-vocabulary'
 import type { SkeletonVocabulary } from './skeleton-vocabulary'
 
+/**
+ * The lowest similarity each of a query's `n` parts must find in a name whose parts mean reaches `floor`: the
+ * other n − 1 parts score at most 1 each, so each part's best is at least n·floor − (n − 1). Above 0, every
+ * query part needs a listed part of its own initial (`partSimilarity` is 0 across initials).
+ */
+export function everyPartFloor(n: number, floor: number): number {
+  return n * floor - (n - 1)
+}
+
 /** Part similarities of one query part, by vocabulary id, valid where `stamps` holds the search's number. */
 interface SimilarityCache {
   values: Float64Array

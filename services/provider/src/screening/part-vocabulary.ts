@@ -3,6 +3,7 @@ import { partSimilarity, soundAdjusted } from '../matching/name-score'
 import { soundex } from '../matching/soundex'
 import { SkeletonVocabulary } from './skeleton-vocabulary'
 import { flattenPostings } from './flatten-postings'
+import { holderInitials } from './holder-initials'
 
 /** Answers of `similarParts` kept per vocabulary by default (least recently used first out). */
 export const PART_CACHE_SIZE = 4096
@@ -32,6 +33,9 @@ export class PartVocabulary {
     private readonly postings: Int32Array,
     /** The parts' consonant skeletons, for skeletal query forms (Arabic, Hebrew). */
     readonly skeletons: SkeletonVocabulary,
+    /** The initials of each posting's name, of its parts and of their skeletons (`holderInitials`). */
+    private readonly postingInitials: Int32Array,
+    private readonly postingSkeletonInitials: Int32Array,
   ) {}
 
   /**
@@ -65,17 +69,22 @@ export class PartVocabulary {
       partOffsets[name + 1] = ids.length
     })
     const { postingOffsets, postings } = flattenPostings(holders)
+    const partIds = Int32Array.from(ids)
+    const initials = Int32Array.from(parts, (part) => part.charCodeAt(0))
+    const skeletons = SkeletonVocabulary.build(parts)
     const vocabulary = new PartVocabulary(
       cacheSize,
       parts,
       parts.map(soundex),
-      Int32Array.from(parts, (part) => part.charCodeAt(0)),
+      initials,
       JaroWinklerIndex.build(parts),
       postingOffsets,
       postings,
-      SkeletonVocabulary.build(parts),
+      skeletons,
+      holderInitials(postings, partOffsets, partIds, (id) => initials[id] as number),
+      holderInitials(postings, partOffsets, partIds, (id) => skeletons.initial(id)),
     )
-    return { vocabulary, partOffsets, partIds: Int32Array.from(ids) }
+    return { vocabulary, partOffsets, partIds }
   }
 
   get size(): number {
@@ -87,9 +96,14 @@ export class PartVocabulary {
     return partSimilarity(part, this.parts[id] as string, code === this.codes[id])
   }
 
-  /** The names holding part `id`. */
-  holders(id: number): Int32Array {
-    return this.postings.subarray(this.postingOffsets[id], this.postingOffsets[id + 1])
+  /**
+   * Calls `visit(name)` for each name holding part `id` whose parts (their skeletons when `skeletal`) have
+   * every initial in the mask `initials` (`initialBit`; 0: every holder).
+   */
+  forEachHolder(id: number, initials: number, skeletal: boolean, visit: (name: number) => void): void {
+    const masks = skeletal ? this.postingSkeletonInitials : this.postingInitials
+    for (let k = this.postingOffsets[id] as number; k < (this.postingOffsets[id + 1] as number); k += 1)
+      if (((masks[k] as number) & initials) === initials) visit(this.postings[k] as number)
   }
 
   /**

@@ -7,7 +7,8 @@ import type { PreparedName } from '../matching/prepare-name'
 import { ABJAD, buildIndexRows, KOREAN, TRANSLITERATED } from './index-rows'
 import { EntryGroups } from './entry-groups'
 import { JaroWinklerIndex } from './jaro-winkler-index'
-import { PartSimilarities } from './part-similarities'
+import { initialBit } from './holder-initials'
+import { everyPartFloor, PartSimilarities } from './part-similarities'
 import { PartVocabulary } from './part-vocabulary'
 import { SkeletonVocabulary } from './skeleton-vocabulary'
 import { rankHits, type ListedNames, type NameHit, type SanctionMatch, type Screening } from './rank-hits'
@@ -38,9 +39,16 @@ export interface SanctionsQuery extends ScreeningChoices {
 export class SanctionsIndex implements ListedNames {
   private generation = 0
   private readonly similarities: PartSimilarities
-  private readonly candidateStamps: Int32Array
-  private readonly wholeStamps: Int32Array
-  private readonly wholeValues: Float64Array
+  /**
+   * The names already among the current search's candidates, one bit each: at a million names 128 KB, which the
+   * cache holds, where a stamp per name (4 MB) cost a miss per candidate; cleared for each search.
+   */
+  private readonly seen: Int32Array
+  /**
+   * The names whose whole reached the floor in the current form's search, with their similarity: a few per
+   * search, so a map, where arrays over all names cost a cache miss for every candidate.
+   */
+  private wholeFound = new Map<number, number>()
   /** Whether some names are written in Arabic or Hebrew (a Latin query's skeleton form has something to meet). */
   private readonly hasAbjad: boolean
 
@@ -63,9 +71,7 @@ export class SanctionsIndex implements ListedNames {
     private readonly abjadSkeletons: SkeletonVocabulary,
   ) {
     this.similarities = new PartSimilarities(vocabulary)
-    this.candidateStamps = new Int32Array(wholes.length)
-    this.wholeStamps = new Int32Array(wholes.length)
-    this.wholeValues = new Float64Array(wholes.length)
+    this.seen = new Int32Array((wholes.length + 31) >>> 5)
     this.hasAbjad = nameFlags.some((flags) => (flags & ABJAD) !== 0)
   }
 
@@ -155,11 +161,9 @@ export class SanctionsIndex implements ListedNames {
     const { floor, threshold, tick, rules, hits } = search
     this.generation = (this.generation + 1) | 0
     this.similarities.begin(form.prepared, this.skeletonsOf(form))
+    this.wholeFound = new Map()
     for (const candidate of this.candidates(form, floor, tick)) {
       tick()
-      const entry = this.nameEntry[candidate] as number
-      if (!this.formsMeet(form, this.nameFlags[candidate] as number)) continue
-      if (!rules.allows(entry)) continue
       const parts = this.similarities.partsMean(
         this.partIds,
         this.partOffsets[candidate] as number,
@@ -167,6 +171,12 @@ export class SanctionsIndex implements ListedNames {
         floor,
       )
       const raw = combinedScore(parts, this.wholeSimilarity(candidate) ?? 0)
+      // What follows only filters or lowers the score (never below 0, and 0 ≤ raw): most candidates stop here,
+      // before the reads of their entry, flags and points (a cache miss each at a million names).
+      if (raw < threshold) continue
+      const entry = this.nameEntry[candidate] as number
+      if (!this.formsMeet(form, this.nameFlags[candidate] as number)) continue
+      if (!rules.allows(entry)) continue
       const score = Math.max(0, raw - (this.namePoints[candidate] as number) - rules.birthPenalty(entry))
       if (score >= threshold) hits.push({ name: candidate, entry, score, form: formIndex })
     }
@@ -218,15 +228,21 @@ export class SanctionsIndex implements ListedNames {
   private candidates(form: QueryForm, floor: number, tick: () => void): number[] {
     const { prepared: query, skeletal } = form
     const skeletons = this.skeletonsOf(form)
-    const generation = this.generation
+    const seen = this.seen.fill(0)
     const candidates: number[] = []
     const add = (name: number) => {
-      if (this.candidateStamps[name] === generation) return
-      this.candidateStamps[name] = generation
+      const bit = 1 << (name & 31)
+      if (((seen[name >>> 5] as number) & bit) !== 0) return
+      seen[name >>> 5] = (seen[name >>> 5] as number) | bit
       candidates.push(name)
     }
     // Threshold 0: every name scores at least that.
     if (floor <= 0) for (let name = 0; name < this.wholes.length; name += 1) add(name)
+    // A name the parts mean can lift needs a part of each query part's initial (`everyPartFloor`, with slack
+    // for rounding); a name whose whole reaches the floor is found below whatever its parts.
+    let initials = 0
+    if (everyPartFloor(query.parts.length, floor) > BOUND_SLACK)
+      for (const part of query.parts) initials |= initialBit(part.charCodeAt(0))
     query.parts.forEach((part, i) => {
       const code = query.codes[i] as string
       const { ids, similarities } = skeletons
@@ -236,12 +252,11 @@ export class SanctionsIndex implements ListedNames {
         const id = ids[k] as number
         const similarity = similarities[k] as number
         this.similarities.set(i, id, similarity)
-        if (similarity >= floor) for (const holder of this.vocabulary.holders(id)) add(holder)
+        if (similarity >= floor) this.vocabulary.forEachHolder(id, initials, skeletons !== undefined, add)
       }
     })
     const visitWhole = (name: number, similarity: number) => {
-      this.wholeStamps[name] = generation
-      this.wholeValues[name] = similarity
+      this.wholeFound.set(name, similarity)
       add(name)
     }
     // Skeletons have no whole-name form.
@@ -251,7 +266,7 @@ export class SanctionsIndex implements ListedNames {
 
   /** The whole-name similarity of `name` when this search found it reaching the floor, else undefined. */
   private wholeSimilarity(name: number): number | undefined {
-    return this.wholeStamps[name] === this.generation ? this.wholeValues[name] : undefined
+    return this.wholeFound.get(name)
   }
 }
 
