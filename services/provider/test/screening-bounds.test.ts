@@ -71,6 +71,18 @@ describe('the bounds the index prunes with never rule out a pair that reaches th
     }
   })
 
+  it('CodesLcs.reaches(need) tells whether the LCS is at least need, for every need around it', () => {
+    for (const [a, b] of pairs) {
+      const lcs = CodesLcs.of(a)
+      if (!lcs) continue
+      const codes = Uint16Array.from(`XY${b}Z`, (c) => c.charCodeAt(0))
+      const exact = lcsByTable(a, b)
+      for (let need = -1; need <= Math.max(a.length, b.length) + 1; need += 1)
+        expect([a, b, need, lcs.reaches(codes, 2, 2 + b.length, need)]).toEqual([a, b, need, exact >= need])
+      lcs.release()
+    }
+  })
+
   it('jaroWinklerBound is at least jaroWinkler, from shared letters, the common subsequence and the prefix', () => {
     for (const [a, b] of pairs) {
       const counts = new Uint8Array(32)

@@ -67,6 +67,49 @@ export class CodesLcs {
     return this.query.length - popcount(row) - popcount(rowHigh & this.highTop)
   }
 
+  /**
+   * Whether the LCS of the query and `codes[from .. to)` is at least `need`: what `jaroWinklerBound` asks,
+   * answered as soon as it is known. The LCS is the count of zeros in the row and grows by at most one per text
+   * character, so after a count of `lcs` with `left` characters to go the answer cannot be known before
+   * min(lcs + left − need + 1, need − lcs) more characters (the steps to fall short, to reach it): the row is
+   * counted only then, a few times per text instead of once per character. Long queries' survivors mostly fall
+   * short before their end.
+   */
+  reaches(codes: Uint16Array, from: number, to: number, need: number): boolean {
+    const a = this.query.length
+    if (need <= 0) return true
+    if (need > a || need > to - from) return false
+    const { low, high } = this.masks
+    const lowTop = this.lowTop
+    const highTop = this.highTop
+    let row = -1
+    let rowHigh = -1
+    let lcs = 0
+    let j = from
+    for (;;) {
+      const next = j + Math.min(lcs + (to - j) - need + 1, need - lcs)
+      if (highTop === 0) {
+        for (; j < next; j += 1) {
+          const u = row & (low[codes[j] as number] as number)
+          row = (row + u) | (row & ~u)
+        }
+        lcs = a - popcount(row & lowTop)
+      } else {
+        for (; j < next; j += 1) {
+          const code = codes[j] as number
+          const u = row & (low[code] as number)
+          const sum = (row >>> 0) + (u >>> 0)
+          row = sum | 0 | (row & ~u)
+          const uHigh = rowHigh & (high[code] as number)
+          rowHigh = (rowHigh + uHigh + (sum > 0xffffffff ? 1 : 0)) | 0 | (rowHigh & ~uHigh)
+        }
+        lcs = a - popcount(row) - popcount(rowHigh & highTop)
+      }
+      if (lcs >= need) return true
+      if (lcs + (to - j) < need) return false
+    }
+  }
+
   /** Clears the query's codes from the tables and lends them to the next query. */
   release(): void {
     const { low, high } = this.masks

@@ -4,6 +4,9 @@ import { CodesLcs } from '../matching/lcs-codes'
 import { lcsLengthWith } from '../matching/lcs-length'
 import type { LackCounter } from './lack-counter'
 
+/** `lcsNeeded` for a string that cannot pass: above any LCS, and below 255 so that `needs` holds it plus one. */
+const NEVER = 254
+
 /**
  * The Jaro-Winkler of a query with the strings a `LackCounter` kept, computed only for those the cheap bounds
  * leave: the matches the string's length and exact prefix need (`minJaroWinklerMatches`) against the letters it
@@ -17,6 +20,9 @@ export class SurvivorCheck {
   private readonly head: Int32Array
   private readonly lcs: CodesLcs | undefined
   private lcsOfString: ((text: string) => number) | undefined
+  /** `lcsNeeded` answers plus one (0: not yet known), by length below `lengths`, prefix and shared letters. */
+  private readonly needs: Uint8Array
+  private readonly lengths: number
 
   constructor(
     private readonly query: string,
@@ -26,6 +32,10 @@ export class SurvivorCheck {
     this.a = query.length
     this.head = Int32Array.from({ length: Math.min(4, query.length) }, (_, i) => query.charCodeAt(i))
     this.lcs = CodesLcs.of(query)
+    // Strings over 4a + 8 long rarely survive the counters, and queries over 64 characters are rare: both are
+    // computed uncached rather than sizing the table for them.
+    this.lengths = this.lcs ? 4 * this.a + 9 : 0
+    this.needs = new Uint8Array(this.lengths * 5 * (this.a + 1))
   }
 
   /**
@@ -36,27 +46,51 @@ export class SurvivorCheck {
     const codes = layout.codes
     const start = layout.starts[position] as number
     const b = (layout.starts[position + 1] as number) - start
-    const a = this.a
     const head = this.head
     let prefix = 0
     while (prefix < head.length && prefix < b && codes[start + prefix] === head[prefix]) prefix += 1
-    const needed = minJaroWinklerMatches(a, b, prefix, this.floor)
-    if (needed > (a < b ? a : b)) return -1
-    if (needed > 0) {
-      // At most a − lacked letters are shared (`LackCounter.survivors`).
-      const shared = a - lacked
-      if (shared < needed) return -1
-      // Enough letters, but in another order: the common subsequence tells (most survivors stop here).
-      const lcs = this.lcs
-        ? this.lcs.length(codes, start, start + b)
-        : this.longLcs(this.strings[layout.order[position] as number] as string)
-      if (jaroWinklerBound(a, b, prefix, shared, lcs) < this.floor - BOUND_SLACK) return -1
+    // At most a − lacked letters are shared (`LackCounter.survivors`).
+    const need = this.lcsNeeded(b, prefix, this.a - lacked)
+    if (need === NEVER) return -1
+    // Enough letters, but in another order: the common subsequence tells (most survivors stop here).
+    if (need > 0) {
+      const reached = this.lcs
+        ? this.lcs.reaches(codes, start, start + b, need)
+        : this.longLcs(this.strings[layout.order[position] as number] as string) >= need
+      if (!reached) return -1
     }
     return jaroWinklerAtLeast(
       this.query,
       this.strings[layout.order[position] as number] as string,
       this.floor,
     )
+  }
+
+  /**
+   * The least LCS with which a string of length `b`, exact prefix `prefix` and `shared` letters in common can
+   * pass `jaroWinklerBound`, or `NEVER` when it cannot pass (`minJaroWinklerMatches`). Few distinct triples come
+   * up per query, so each is computed once (`needs`) and a survivor costs a table read, not floating point.
+   * The least passing value, not a threshold assumed from monotony: every LCS below it fails the bound, so a
+   * string is left out only when the bound itself would leave it out.
+   */
+  private lcsNeeded(b: number, prefix: number, shared: number): number {
+    const slot = b < this.lengths ? (b * 5 + prefix) * (this.a + 1) + shared : -1
+    const known = slot < 0 ? 0 : (this.needs[slot] as number)
+    if (known > 0) return known - 1
+    const need = this.computeNeed(b, prefix, shared)
+    if (slot >= 0) this.needs[slot] = need + 1
+    return need
+  }
+
+  private computeNeed(b: number, prefix: number, shared: number): number {
+    const a = this.a
+    const needed = minJaroWinklerMatches(a, b, prefix, this.floor)
+    if (needed > (a < b ? a : b)) return NEVER
+    if (needed <= 0) return 0
+    if (shared < needed) return NEVER
+    for (let lcs = 0; lcs <= Math.min(a, b); lcs += 1)
+      if (jaroWinklerBound(a, b, prefix, shared, lcs) >= this.floor - BOUND_SLACK) return lcs
+    return NEVER
   }
 
   /** Lends the LCS tables back (`CodesLcs.release`). */
