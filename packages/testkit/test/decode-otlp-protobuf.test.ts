@@ -11,6 +11,20 @@ import { collectedSpansOf } from '../src/otlp/collected-span'
 import { decodeOtlpProtobuf } from '../src/otlp/decode-otlp-protobuf'
 import { readProtobufFields } from '../src/otlp/read-protobuf-fields'
 
+/** Every attribute type OTLP carries, set on a span and expected back from the decoder. */
+const ATTRIBUTES = {
+  text: 'é ✓',
+  yes: true,
+  no: false,
+  count: 42,
+  negative: -7,
+  zero: 0,
+  ratio: 0.25,
+  names: ['a', 'b'],
+  flags: [true, false],
+  numbers: [1, 2.5],
+}
+
 // Spans made by the real SDK, so both encodings come from the vendor's own serializers.
 async function sdkSpans(): Promise<ReadableSpan[]> {
   const exporter = new InMemorySpanExporter()
@@ -24,18 +38,7 @@ async function sdkSpans(): Promise<ReadableSpan[]> {
   const child = tracer.startSpan(
     'child',
     {
-      attributes: {
-        text: 'é ✓',
-        yes: true,
-        no: false,
-        count: 42,
-        negative: -7,
-        zero: 0,
-        ratio: 0.25,
-        names: ['a', 'b'],
-        flags: [true, false],
-        numbers: [1, 2.5],
-      },
+      attributes: ATTRIBUTES,
     },
     trace.setSpan(ROOT_CONTEXT, parent),
   )
@@ -73,18 +76,7 @@ describe('decodeOtlpProtobuf', () => {
       parentSpanId: parent!.spanId,
       name: 'child',
       serviceName: 'decoder-test',
-      attributes: {
-        text: 'é ✓',
-        yes: true,
-        no: false,
-        count: 42,
-        negative: -7,
-        zero: 0,
-        ratio: 0.25,
-        names: ['a', 'b'],
-        flags: [true, false],
-        numbers: [1, 2.5],
-      },
+      attributes: ATTRIBUTES,
       events: [
         { name: 'duplicate', attributes: { reason: 'seen', attempt: 2 } },
         { name: 'bare', attributes: {} },
