@@ -14,7 +14,7 @@ let idle: Masks | undefined
 
 /**
  * The length of the longest common subsequence of one query (at most 64 code units) with texts held as UTF-16
- * codes in a `Uint16Array`: the bit-parallel recurrence of `lcsLengthWith` (Allison and Dix; Hyyrö 2004) with the
+ * codes in a `Uint16Array` or as one-byte symbols of their codes in a `Uint8Array` (`LackCounter`): the bit-parallel recurrence of `lcsLengthWith` (Allison and Dix; Hyyrö 2004) with the
  * row in one or two 32-bit integers, read from a typed array. The index's survivors are checked this way: no
  * string to reach, no closure, no map per character.
  *
@@ -23,28 +23,35 @@ let idle: Masks | undefined
 export class CodesLcs {
   private constructor(
     private readonly query: string,
+    /** The query's characters as the texts' symbols (−1: in no text), set in the masks and cleared again. */
+    private readonly symbols: Int32Array,
     private readonly masks: Masks,
     private readonly lowTop: number,
     private readonly highTop: number,
   ) {}
 
-  /** Undefined for a query longer than `MAX_CODES_QUERY`. Call `release` when done. */
-  static of(query: string): CodesLcs | undefined {
+  /**
+   * Undefined for a query longer than `MAX_CODES_QUERY`. Call `release` when done. `symbolOf` maps a UTF-16
+   * code to what the texts hold for it (−1 when no text holds it); by default the code itself.
+   */
+  static of(query: string, symbolOf: (code: number) => number = (code) => code): CodesLcs | undefined {
     const a = query.length
     if (a > MAX_CODES_QUERY) return undefined
     const masks = idle ?? { low: new Int32Array(65536), high: new Int32Array(65536) }
     idle = undefined
+    const symbols = Int32Array.from({ length: a }, (_, i) => symbolOf(query.charCodeAt(i)))
     for (let i = 0; i < a; i += 1) {
-      const code = query.charCodeAt(i)
+      const code = symbols[i] as number
+      if (code < 0) continue
       if (i < 32) masks.low[code] = (masks.low[code] as number) | (1 << i)
       else masks.high[code] = (masks.high[code] as number) | (1 << (i - 32))
     }
     const ones = (n: number) => (n >= 32 ? -1 : (1 << n) - 1)
-    return new CodesLcs(query, masks, ones(Math.min(a, 32)), ones(Math.max(0, a - 32)))
+    return new CodesLcs(query, symbols, masks, ones(Math.min(a, 32)), ones(Math.max(0, a - 32)))
   }
 
   /** The LCS length of the query and `codes[from .. to)`. */
-  length(codes: Uint16Array, from: number, to: number): number {
+  length(codes: Uint8Array | Uint16Array, from: number, to: number): number {
     const { low, high } = this.masks
     let row = -1
     if (this.highTop === 0) {
@@ -75,7 +82,7 @@ export class CodesLcs {
    * counted only then, a few times per text instead of once per character. Long queries' survivors mostly fall
    * short before their end.
    */
-  reaches(codes: Uint16Array, from: number, to: number, need: number): boolean {
+  reaches(codes: Uint8Array | Uint16Array, from: number, to: number, need: number): boolean {
     const a = this.query.length
     if (need <= 0) return true
     if (need > a || need > to - from) return false
@@ -113,8 +120,8 @@ export class CodesLcs {
   /** Clears the query's codes from the tables and lends them to the next query. */
   release(): void {
     const { low, high } = this.masks
-    for (let i = 0; i < this.query.length; i += 1) {
-      const code = this.query.charCodeAt(i)
+    for (const code of this.symbols) {
+      if (code < 0) continue
       low[code] = 0
       high[code] = 0
     }

@@ -123,6 +123,7 @@ export class JaroWinklerIndex {
       // Strings of the query's initial were all seen above.
       const across = this.byLength
       const keepAcross = keepIn(across)
+      const acrossInitial = across.symbolOf(initial)
       this.survivorsIn(
         across,
         0,
@@ -130,7 +131,7 @@ export class JaroWinklerIndex {
         this.spare(a, floor, 0),
         tokens,
         (position, lacked) => {
-          if (across.codes[across.starts[position] as number] !== initial) keepAcross(position, lacked)
+          if (across.codes[across.starts[position] as number] !== acrossInitial) keepAcross(position, lacked)
         },
         tick,
       )

@@ -30,12 +30,24 @@ export class LackCounter {
     /** 32-string words in the layout. */
     private readonly words: number,
     /**
-     * The UTF-16 codes of the string at position p: `codes[starts[p] .. starts[p + 1])`. The lengths are read
-     * from `starts` too, so the count of a word brings into the cache where its survivors' codes start.
+     * The characters of the string at position p: `codes[starts[p] .. starts[p + 1])`, as symbols (`symbolOf`).
+     * The lengths are read from `starts` too, so the count of a word brings into the cache where its survivors'
+     * codes start.
      */
-    readonly codes: Uint16Array,
+    readonly codes: Uint8Array | Uint16Array,
     readonly starts: Int32Array,
+    /**
+     * When the layout holds at most 256 distinct UTF-16 codes (the million multi-script names hold 212), each is
+     * stored as one byte, its rank here: half the cache lines a survivor's check reads, and half the memory.
+     * Undefined: the codes themselves, in a `Uint16Array`.
+     */
+    private readonly ranks: Map<number, number> | undefined,
   ) {}
+
+  /** The symbol `codes` hold for a UTF-16 code, or −1 for a code no string of the layout holds. */
+  symbolOf(code: number): number {
+    return this.ranks ? (this.ranks.get(code) ?? -1) : code
+  }
 
   /** The bit planes of the last `overflow`'s counters, read back for the lack of each survivor. */
   private readonly planes = new Int32Array(PLANES)
@@ -66,12 +78,8 @@ export class LackCounter {
     order.forEach(
       (id, position) => (starts[position + 1] = (starts[position] as number) + strings[id]!.length),
     )
-    const codes = new Uint16Array(starts[order.length] as number)
-    order.forEach((id, position) => {
-      const text = strings[id] as string
-      for (let i = 0; i < text.length; i += 1) codes[(starts[position] as number) + i] = text.charCodeAt(i)
-    })
-    return new LackCounter(order, bits, words, codes, starts)
+    const { codes, ranks } = layoutCodes(strings, order, starts)
+    return new LackCounter(order, bits, words, codes, starts, ranks)
   }
 
   /** Length of the string at `position`. */
@@ -226,6 +234,31 @@ export class LackCounter {
     planes[5] = c5
     return over
   }
+}
+
+/** The codes of `order`'s strings at `starts`: one byte each (their rank) when at most 256 distinct ones. */
+function layoutCodes(
+  strings: readonly string[],
+  order: Int32Array,
+  starts: Int32Array,
+): { codes: Uint8Array | Uint16Array; ranks: Map<number, number> | undefined } {
+  const distinct = new Set<number>()
+  for (const id of order) {
+    const text = strings[id] as string
+    for (let i = 0; i < text.length; i += 1) distinct.add(text.charCodeAt(i))
+  }
+  const total = starts[order.length] as number
+  const ranks = distinct.size <= 256 ? new Map([...distinct].map((code, rank) => [code, rank])) : undefined
+  const codes = ranks ? new Uint8Array(total) : new Uint16Array(total)
+  // A code's symbol by table (a map read per character would add seconds to a million names' build).
+  const symbol = ranks ? new Int32Array(65536) : Int32Array.from({ length: 65536 }, (_, code) => code)
+  ranks?.forEach((rank, code) => (symbol[code] = rank))
+  order.forEach((id, position) => {
+    const text = strings[id] as string
+    const start = starts[position] as number
+    for (let i = 0; i < text.length; i += 1) codes[start + i] = symbol[text.charCodeAt(i)] as number
+  })
+  return { codes, ranks }
 }
 
 /** Bits [from, to) of a 32-bit word. */

@@ -1,6 +1,6 @@
 import { jaroWinklerAtLeast } from '../matching/jaro-winkler'
 import { BOUND_SLACK, jaroWinklerBound, minJaroWinklerMatches } from '../matching/jaro-winkler-bound'
-import { CodesLcs } from '../matching/lcs-codes'
+import { CodesLcs, MAX_CODES_QUERY } from '../matching/lcs-codes'
 import { lcsLengthWith } from '../matching/lcs-length'
 import type { LackCounter } from './lack-counter'
 
@@ -16,9 +16,11 @@ const NEVER = 254
  */
 export class SurvivorCheck {
   private readonly a: number
-  /** The query's first four codes: the Winkler prefix is read from the layout's codes against them. */
-  private readonly head: Int32Array
-  private readonly lcs: CodesLcs | undefined
+  /** The layout `head` and `lcs` are for: its codes may be one-byte symbols (`LackCounter.symbolOf`). */
+  private layout: LackCounter | undefined
+  /** The query's first four symbols: the Winkler prefix is read from the layout's codes against them. */
+  private head = new Int32Array(0)
+  private lcs: CodesLcs | undefined
   private lcsOfString: ((text: string) => number) | undefined
   /** `lcsNeeded` answers plus one (0: not yet known), by length below `lengths`, prefix and shared letters. */
   private readonly needs: Uint8Array
@@ -30,11 +32,9 @@ export class SurvivorCheck {
     private readonly strings: readonly string[],
   ) {
     this.a = query.length
-    this.head = Int32Array.from({ length: Math.min(4, query.length) }, (_, i) => query.charCodeAt(i))
-    this.lcs = CodesLcs.of(query)
     // Strings over 4a + 8 long rarely survive the counters, and queries over 64 characters are rare: both are
     // computed uncached rather than sizing the table for them.
-    this.lengths = this.lcs ? 4 * this.a + 9 : 0
+    this.lengths = query.length <= MAX_CODES_QUERY ? 4 * this.a + 9 : 0
     this.needs = new Uint8Array(this.lengths * 5 * (this.a + 1))
   }
 
@@ -43,6 +43,7 @@ export class SurvivorCheck {
    * `lacked` is how many of the query's occurrence tokens the counters found it lacking.
    */
   similarity(layout: LackCounter, position: number, lacked: number): number {
+    if (layout !== this.layout) this.readFrom(layout)
     const codes = layout.codes
     const start = layout.starts[position] as number
     const b = (layout.starts[position + 1] as number) - start
@@ -93,9 +94,19 @@ export class SurvivorCheck {
     return NEVER
   }
 
+  /** The query's prefix and LCS tables in `layout`'s symbols (a search reads one layout, then the other). */
+  private readFrom(layout: LackCounter): void {
+    this.release()
+    const symbolOf = (code: number) => layout.symbolOf(code)
+    this.layout = layout
+    this.head = Int32Array.from({ length: Math.min(4, this.a) }, (_, i) => symbolOf(this.query.charCodeAt(i)))
+    this.lcs = CodesLcs.of(this.query, symbolOf)
+  }
+
   /** Lends the LCS tables back (`CodesLcs.release`). */
   release(): void {
     this.lcs?.release()
+    this.lcs = undefined
   }
 
   /** Queries longer than `CodesLcs` handles (over 64 characters) are compared on strings. */
