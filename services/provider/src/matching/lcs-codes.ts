@@ -30,6 +30,10 @@ export class CodesLcs {
     private readonly highTop: number,
   ) {}
 
+  /** The bit-parallel row between `advance` calls: a bit of positions 0-31 / 32-63 clears once matched. */
+  private row = -1
+  private rowHigh = -1
+
   /**
    * Undefined for a query longer than `MAX_CODES_QUERY`. Call `release` when done. `symbolOf` maps a UTF-16
    * code to what the texts hold for it (−1 when no text holds it); by default the code itself.
@@ -52,26 +56,9 @@ export class CodesLcs {
 
   /** The LCS length of the query and `codes[from .. to)`. */
   length(codes: Uint8Array | Uint16Array, from: number, to: number): number {
-    const { low, high } = this.masks
-    let row = -1
-    if (this.highTop === 0) {
-      for (let j = from; j < to; j += 1) {
-        const u = row & (low[codes[j] as number] as number)
-        row = (row + u) | (row & ~u)
-      }
-      return this.query.length - popcount(row & this.lowTop)
-    }
-    let rowHigh = -1
-    for (let j = from; j < to; j += 1) {
-      const code = codes[j] as number
-      const u = row & (low[code] as number)
-      const sum = (row >>> 0) + (u >>> 0)
-      row = sum | 0 | (row & ~u)
-      // The low word's carry goes on into the high one: positions 32-63 of one 64-bit row.
-      const uHigh = rowHigh & (high[code] as number)
-      rowHigh = (rowHigh + uHigh + (sum > 0xffffffff ? 1 : 0)) | 0 | (rowHigh & ~uHigh)
-    }
-    return this.query.length - popcount(row) - popcount(rowHigh & this.highTop)
+    this.row = -1
+    this.rowHigh = -1
+    return this.advance(codes, from, to)
   }
 
   /**
@@ -83,38 +70,49 @@ export class CodesLcs {
    * short before their end.
    */
   reaches(codes: Uint8Array | Uint16Array, from: number, to: number, need: number): boolean {
-    const a = this.query.length
     if (need <= 0) return true
-    if (need > a || need > to - from) return false
-    const { low, high } = this.masks
-    const lowTop = this.lowTop
-    const highTop = this.highTop
-    let row = -1
-    let rowHigh = -1
+    if (need > this.query.length || need > to - from) return false
+    this.row = -1
+    this.rowHigh = -1
     let lcs = 0
     let j = from
     for (;;) {
       const next = j + Math.min(lcs + (to - j) - need + 1, need - lcs)
-      if (highTop === 0) {
-        for (; j < next; j += 1) {
-          const u = row & (low[codes[j] as number] as number)
-          row = (row + u) | (row & ~u)
-        }
-        lcs = a - popcount(row & lowTop)
-      } else {
-        for (; j < next; j += 1) {
-          const code = codes[j] as number
-          const u = row & (low[code] as number)
-          const sum = (row >>> 0) + (u >>> 0)
-          row = sum | 0 | (row & ~u)
-          const uHigh = rowHigh & (high[code] as number)
-          rowHigh = (rowHigh + uHigh + (sum > 0xffffffff ? 1 : 0)) | 0 | (rowHigh & ~uHigh)
-        }
-        lcs = a - popcount(row) - popcount(rowHigh & highTop)
-      }
+      lcs = this.advance(codes, j, next)
+      j = next
       if (lcs >= need) return true
       if (lcs + (to - j) < need) return false
     }
+  }
+
+  /**
+   * Runs the row (`row`, `rowHigh`) on over `codes[from .. to)` and returns the LCS so far. The row lives in
+   * locals inside the loop, in the fields between calls: one loop for `length` and `reaches`' steps.
+   */
+  private advance(codes: Uint8Array | Uint16Array, from: number, to: number): number {
+    const { low, high } = this.masks
+    let row = this.row
+    if (this.highTop === 0) {
+      for (let j = from; j < to; j += 1) {
+        const u = row & (low[codes[j] as number] as number)
+        row = (row + u) | (row & ~u)
+      }
+      this.row = row
+      return this.query.length - popcount(row & this.lowTop)
+    }
+    let rowHigh = this.rowHigh
+    for (let j = from; j < to; j += 1) {
+      const code = codes[j] as number
+      const u = row & (low[code] as number)
+      const sum = (row >>> 0) + (u >>> 0)
+      row = sum | 0 | (row & ~u)
+      // The low word's carry goes on into the high one: positions 32-63 of one 64-bit row.
+      const uHigh = rowHigh & (high[code] as number)
+      rowHigh = (rowHigh + uHigh + (sum > 0xffffffff ? 1 : 0)) | 0 | (rowHigh & ~uHigh)
+    }
+    this.row = row
+    this.rowHigh = rowHigh
+    return this.query.length - popcount(row) - popcount(rowHigh & this.highTop)
   }
 
   /** Clears the query's codes from the tables and lends them to the next query. */
