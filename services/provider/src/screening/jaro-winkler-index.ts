@@ -1,6 +1,7 @@
 import { countLetters, LETTER_BINS, letterProfile, type LetterProfile } from '../matching/letter-counts'
 import { LackCounter, PER_BIN } from './lack-counter'
 import { spareByLength, type Spare } from './spare-by-length'
+import type { Tick } from './search-budget'
 import { SurvivorCheck } from './survivor-check'
 
 /** Strings of one initial and one second character: positions [start, end) of `byPrefix`, by length. */
@@ -88,7 +89,7 @@ export class JaroWinklerIndex {
     floor: number,
     sameInitial: boolean,
     visit: (id: number, similarity: number) => void,
-    tick: () => void,
+    tick: Tick,
   ): void {
     const a = query.length
     if (a === 0) return
@@ -158,7 +159,7 @@ export class JaroWinklerIndex {
     { spare, shortest, longest }: Spare,
     tokens: Int32Array,
     keep: (position: number, lacked: number) => void,
-    tick: () => void,
+    tick: Tick,
   ): void {
     if (longest < shortest) return
     const from = layout.firstLonger(start, end, shortest - 1)

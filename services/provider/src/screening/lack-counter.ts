@@ -1,4 +1,6 @@
 import { LETTER_BINS } from '../matching/letter-counts'
+import type { Tick } from './search-budget'
+import { LackCountKernel } from './lack-count-kernel'
 
 /** Occurrences counted per character bin: "holds at least k of bin c" for k = 1..8 is one bit per string. */
 export const PER_BIN = 8
@@ -8,10 +10,23 @@ const PLANES = 6
 const MAX_SPARE = (1 << PLANES) - 2
 /** Survivors gathered before they are kept: enough for their cache misses to overlap. */
 const WAITING = 64
+/** Blocks of 128 strings counted per kernel call at most: the search's budget is checked between calls. */
+const SCAN_BLOCKS = 1024
+
+/** Where `survivors` is in one search: the records it keeps, and the survivors waiting to be kept. */
+interface Scope {
+  from: number
+  to: number
+  spare: Int32Array
+  keep: (position: number, lacked: number) => void
+  /** The counters' start, 63 − allowed, subtracted from a survivor's count for its lack. */
+  start: number
+  waiting: number
+}
 
 /**
  * Strings in a fixed order, 32 to a word, with one bitset per character-occurrence token ("holds at least k of
- * bin c"). `survivors` counts, 32 strings at a time, how many of a query's tokens each string lacks, in
+ * bin c"). `survivors` counts, 128 strings at a time (`LackCountKernel`, WebAssembly SIMD), how many of a query's tokens each string lacks, in
  * bit-sliced counters, and keeps those that lack no more than their length allows. The strings' characters are
  * kept in the same order in one array (`codes`), so that a survivor is checked on sequential memory rather than
  * on a string reached through a pointer (at a million names, a cache miss or two per survivor).
@@ -21,13 +36,13 @@ export class LackCounter {
     /** String ids in this layout's order. */
     readonly order: Int32Array,
     /**
-     * `bits[(c * 8 + k − 1) * words + w]`: bit i set when the string at position 32w + i holds ≥ k of bin c.
-     * Token-major: a search reads each of its tokens' rows front to back, a few sequential streams the memory
-     * fetches ahead, where word-major blocks cost a cache miss per token and word (at a million names, most
-     * of a query's time).
+     * `kernel.bits[(c * 8 + k − 1) * words + w]`: bit i set when the string at position 32w + i holds ≥ k of
+     * bin c. Token-major: a search reads each of its tokens' rows front to back, a few sequential streams the
+     * memory fetches ahead, where word-major blocks cost a cache miss per token and word (at a million names,
+     * most of a query's time).
      */
-    private readonly bits: Int32Array,
-    /** 32-string words in the layout. */
+    private readonly kernel: LackCountKernel,
+    /** 32-string words in a row: whole blocks of 128 strings. */
     private readonly words: number,
     /**
      * The characters of the string at position p: `codes[starts[p] .. starts[p + 1])`, as symbols (`symbolOf`).
@@ -49,8 +64,6 @@ export class LackCounter {
     return this.ranks ? (this.ranks.get(code) ?? -1) : code
   }
 
-  /** The bit planes of the last `overflow`'s counters, read back for the lack of each survivor. */
-  private readonly planes = new Int32Array(PLANES)
   /** Row offsets of the current search's tokens. */
   private readonly rows = new Int32Array(TOKENS)
   /** Survivors found but not yet kept (`keepWaiting`): positions and lacks. */
@@ -61,8 +74,9 @@ export class LackCounter {
 
   /** The layout of `order` (ids into `strings`), from their character counts (`countLetters`, 32 per string). */
   static build(strings: readonly string[], counts: Uint8Array, order: Int32Array): LackCounter {
-    const words = Math.ceil(order.length / 32)
-    const bits = new Int32Array(words * TOKENS)
+    const words = 4 * Math.ceil(order.length / 128)
+    const kernel = new LackCountKernel(words * TOKENS)
+    const bits = kernel.bits
     order.forEach((id, position) => {
       const word = position >>> 5
       const bit = 1 << (position & 31)
@@ -79,7 +93,7 @@ export class LackCounter {
       (id, position) => (starts[position + 1] = (starts[position] as number) + strings[id]!.length),
     )
     const { codes, ranks } = layoutCodes(strings, order, starts)
-    return new LackCounter(order, bits, words, codes, starts, ranks)
+    return new LackCounter(order, kernel, words, codes, starts, ranks)
   }
 
   /** Length of the string at `position`. */
@@ -114,37 +128,72 @@ export class LackCounter {
     spare: Int32Array,
     tokens: Int32Array,
     keep: (position: number, lacked: number) => void,
-    tick: () => void,
+    tick: Tick,
   ): void {
-    const planes = this.planes
-    let waiting = 0
-    // Where each token's row starts: one addition per token and word in the count.
+    if (from >= to) return
     const rows = this.rows
     for (let k = 0; k < tokens.length; k += 1) rows[k] = (tokens[k] as number) * this.words
-    for (let word = from >>> 5; word << 5 < to; word += 1) {
-      tick()
-      const first = Math.max(from, word << 5)
-      const last = Math.min(to, (word + 1) << 5)
-      const valid = bitRange(first & 31, ((last - 1) & 31) + 1)
-      // The word's first string is its shortest: it may lack the most.
+    this.kernel.setRows(rows, tokens.length)
+    const scope = { from, to, spare, keep, start: 0, waiting: 0 }
+    const end = ((to - 1) >>> 7) + 1
+    for (let block = from >>> 7; block < end;) {
+      // Blocks whose first string may lack as many (spare falls with length, lengths grow): one scan.
+      const first = Math.max(from, block << 7)
       const allowed = spare[this.lengthAt(first)] as number
-      const counted = allowed <= MAX_SPARE
-      let survivors = counted ? valid & ~this.overflow(word, allowed, rows, tokens.length, valid) : valid
-      // Counters started at 63 − allowed.
-      const start = (1 << PLANES) - 1 - allowed
-      while (survivors !== 0) {
-        const bit = 31 - Math.clz32(survivors)
-        survivors ^= 1 << bit
-        let count = 0
-        for (let plane = 0; plane < PLANES; plane += 1)
-          count |= (((planes[plane] as number) >>> bit) & 1) << plane
-        this.waiting[waiting] = (word << 5) + bit
-        this.waitingLacked[waiting] = counted ? count - start : 0
-        waiting += 1
-        if (waiting === WAITING) waiting = this.keepWaiting(waiting, keep)
+      const last = this.firstLonger(first, to, lastLengthWith(spare, this.lengthAt(first)))
+      const rangeEnd = Math.min(end, ((last - 1) >>> 7) + 1)
+      if (allowed > MAX_SPARE) this.keepAll(first, Math.min(to, rangeEnd << 7), scope)
+      else {
+        scope.start = (1 << PLANES) - 1 - allowed
+        for (let at = block; at < rangeEnd;) {
+          const stop = this.kernel.scan(tokens.length, at, Math.min(rangeEnd, at + SCAN_BLOCKS), scope.start)
+          tick(4 * (stop - at))
+          this.keepRecords(scope)
+          at = stop
+        }
+      }
+      block = rangeEnd
+    }
+    this.keepWaiting(scope.waiting, keep)
+  }
+
+  /** Every string in [from, to): the spare was too large to count, so none is told out (lacked 0). */
+  private keepAll(from: number, to: number, scope: Scope): void {
+    for (let position = from; position < to; position += 1) this.wait(position, 0, scope)
+  }
+
+  /**
+   * The survivors of the kernel's last scan: each string of a recorded block in [from, to) that lacks no more
+   * than its own length allows (the block was counted against its first, shortest string's allowance).
+   */
+  private keepRecords(scope: Scope): void {
+    const { words } = this.kernel
+    const { from, to, spare, start } = scope
+    for (let r = 0; r < this.kernel.recordCount(); r += 1) {
+      const at = this.kernel.recordAt(r)
+      const block = words[at] as number
+      for (let lane = 0; lane < 4; lane += 1) {
+        const first = (block << 7) + (lane << 5)
+        let survivors = (words[at + 4 + lane] as number) & bitRange(from - first, to - first)
+        while (survivors !== 0) {
+          const bit = 31 - Math.clz32(survivors)
+          survivors ^= 1 << bit
+          let count = 0
+          for (let plane = 0; plane < PLANES; plane += 1)
+            count |= (((words[at + 8 + 4 * plane + lane] as number) >>> bit) & 1) << plane
+          const position = first + bit
+          if (count - start <= (spare[this.lengthAt(position)] as number))
+            this.wait(position, count - start, scope)
+        }
       }
     }
-    this.keepWaiting(waiting, keep)
+  }
+
+  private wait(position: number, lacked: number, scope: Scope): void {
+    this.waiting[scope.waiting] = position
+    this.waitingLacked[scope.waiting] = lacked
+    scope.waiting += 1
+    if (scope.waiting === WAITING) scope.waiting = this.keepWaiting(scope.waiting, scope.keep)
   }
 
   /**
@@ -160,80 +209,13 @@ export class LackCounter {
     for (let i = 0; i < count; i += 1) keep(waiting[i] as number, this.waitingLacked[i] as number)
     return 0
   }
+}
 
-  /**
-   * The strings of `word` lacking more than `allowed` of the tokens whose rows start at `rows[0 .. count)`:
-   * counters start at 63 − allowed, so one lack more carries out of the top plane.
-   */
-  private overflow(word: number, allowed: number, rows: Int32Array, count: number, valid: number): number {
-    const start = (1 << PLANES) - 1 - allowed
-    let c0 = start & 1 ? -1 : 0
-    let c1 = start & 2 ? -1 : 0
-    let c2 = start & 4 ? -1 : 0
-    let c3 = start & 8 ? -1 : 0
-    let c4 = start & 16 ? -1 : 0
-    let c5 = start & 32 ? -1 : 0
-    let over = 0
-    const bits = this.bits
-    // Two tokens at a time: their lacks summed into a two-bit number (a half adder), added to the counters with
-    // a full adder on plane 1 and a ripple above, unrolled over the six planes so that the counters stay in
-    // locals; about a third fewer operations than two increments by one.
-    let k = 0
-    for (; k + 1 < count; k += 2) {
-      const x = ~(bits[(rows[k] as number) + word] as number)
-      const y = ~(bits[(rows[k + 1] as number) + word] as number)
-      const ones = x ^ y
-      const twos = x & y
-      let carry = c0 & ones
-      c0 ^= ones
-      const sum = c1 ^ carry
-      carry = (c1 & carry) | (sum & twos)
-      c1 = sum ^ twos
-      let next = c2 & carry
-      c2 ^= carry
-      carry = next
-      next = c3 & carry
-      c3 ^= carry
-      carry = next
-      next = c4 & carry
-      c4 ^= carry
-      carry = next
-      next = c5 & carry
-      c5 ^= carry
-      over |= next
-      if ((over & valid) === valid) return over
-    }
-    if (k < count) {
-      // The odd token left: an increment by one.
-      let carry = ~(bits[(rows[k] as number) + word] as number)
-      let next = c0 & carry
-      c0 ^= carry
-      carry = next
-      next = c1 & carry
-      c1 ^= carry
-      carry = next
-      next = c2 & carry
-      c2 ^= carry
-      carry = next
-      next = c3 & carry
-      c3 ^= carry
-      carry = next
-      next = c4 & carry
-      c4 ^= carry
-      carry = next
-      next = c5 & carry
-      c5 ^= carry
-      over |= next
-    }
-    const planes = this.planes
-    planes[0] = c0
-    planes[1] = c1
-    planes[2] = c2
-    planes[3] = c3
-    planes[4] = c4
-    planes[5] = c5
-    return over
-  }
+/** The longest length from `length` on whose spare is the same (spare never grows with length). */
+function lastLengthWith(spare: Int32Array, length: number): number {
+  let last = length
+  while (last + 1 < spare.length && spare[last + 1] === spare[length]) last += 1
+  return last
 }
 
 /** The codes of `order`'s strings at `starts`: one byte each (their rank) when at most 256 distinct ones. */
@@ -261,8 +243,10 @@ function layoutCodes(
   return { codes, ranks }
 }
 
-/** Bits [from, to) of a 32-bit word. */
+/** Bits [from, to) of a 32-bit word, the bounds clamped to [0, 32]. */
 function bitRange(from: number, to: number): number {
-  const upTo = to === 32 ? -1 : (1 << to) - 1
-  return upTo & ~((1 << from) - 1)
+  if (from <= 0 && to >= 32) return -1
+  if (to <= 0 || from >= 32 || to <= from) return 0
+  const upTo = to >= 32 ? -1 : (1 << to) - 1
+  return upTo & ~((1 << Math.max(0, from)) - 1)
 }

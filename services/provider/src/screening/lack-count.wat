@@ -1,0 +1,116 @@
+;; The counting loop of `LackCounter.survivors`, 128 strings per operation (WebAssembly SIMD).
+;; Compiled by `pnpm --filter @pf/provider wasm` into lack-count-wasm.ts; a test keeps the two in step.
+;;
+;; Memory, laid out by LackCounter (lack-count-kernel.ts):
+;;   out:   the record count (i32), then from out + 16 up to `cap` records of 128 bytes:
+;;          block (i32, padded to 16 bytes), survivors (v128: lanes of strings lacking no more than allowed),
+;;          then the six counter planes c0..c5 (v128 each)
+;;   rows:  one i32 per query token, the byte offset of its row; a row holds one v128 per block of 128 strings,
+;;          bit i of lane j set when the string at 128 block + 32 j + i holds the token
+;;
+;; Counters start at 63 − allowed (`start`): one lack more than allowed carries out of the top plane. Two tokens
+;; are added at a time (a half adder, then a full adder on plane 1 and a ripple above), and a block is left as
+;; soon as every one of its strings has overflowed, as in lack-counter.ts's description.
+(module
+  (memory (export "memory") 1)
+
+  ;; Scans blocks [from, to) with `count` tokens whose row offsets are at `rows`; writes a record per block
+  ;; with a survivor, at most `cap`, and returns the block it stopped at (`to` when all were scanned).
+  (func (export "scan")
+    (param $rows i32) (param $count i32) (param $from i32) (param $to i32) (param $start i32)
+    (param $out i32) (param $cap i32) (result i32)
+    (local $block i32) (local $at i32) (local $k i32) (local $n i32) (local $record i32)
+    (local $s0 v128) (local $s1 v128) (local $s2 v128) (local $s3 v128) (local $s4 v128) (local $s5 v128)
+    (local $c0 v128) (local $c1 v128) (local $c2 v128) (local $c3 v128) (local $c4 v128) (local $c5 v128)
+    (local $over v128) (local $x v128) (local $y v128) (local $ones v128) (local $twos v128)
+    (local $carry v128) (local $sum v128) (local $next v128)
+    (local.set $s0 (i32x4.splat (i32.sub (i32.const 0) (i32.and (local.get $start) (i32.const 1)))))
+    (local.set $s1 (i32x4.splat (i32.sub (i32.const 0) (i32.and (i32.shr_u (local.get $start) (i32.const 1)) (i32.const 1)))))
+    (local.set $s2 (i32x4.splat (i32.sub (i32.const 0) (i32.and (i32.shr_u (local.get $start) (i32.const 2)) (i32.const 1)))))
+    (local.set $s3 (i32x4.splat (i32.sub (i32.const 0) (i32.and (i32.shr_u (local.get $start) (i32.const 3)) (i32.const 1)))))
+    (local.set $s4 (i32x4.splat (i32.sub (i32.const 0) (i32.and (i32.shr_u (local.get $start) (i32.const 4)) (i32.const 1)))))
+    (local.set $s5 (i32x4.splat (i32.sub (i32.const 0) (i32.and (i32.shr_u (local.get $start) (i32.const 5)) (i32.const 1)))))
+    (local.set $block (local.get $from))
+    (block $done
+      (loop $blocks
+        (br_if $done (i32.ge_u (local.get $block) (local.get $to)))
+        (br_if $done (i32.ge_u (local.get $n) (local.get $cap)))
+        (local.set $at (i32.shl (local.get $block) (i32.const 4)))
+        (local.set $c0 (local.get $s0))
+        (local.set $c1 (local.get $s1))
+        (local.set $c2 (local.get $s2))
+        (local.set $c3 (local.get $s3))
+        (local.set $c4 (local.get $s4))
+        (local.set $c5 (local.get $s5))
+        (local.set $over (v128.const i32x4 0 0 0 0))
+        (local.set $k (i32.const 0))
+        (block $overflowed
+          (block $pairs_done
+            (loop $pairs
+              (br_if $pairs_done (i32.ge_s (i32.add (local.get $k) (i32.const 1)) (local.get $count)))
+              (local.set $x (v128.not (v128.load (i32.add (local.get $at)
+                (i32.load (i32.add (local.get $rows) (i32.shl (local.get $k) (i32.const 2))))))))
+              (local.set $y (v128.not (v128.load (i32.add (local.get $at)
+                (i32.load offset=4 (i32.add (local.get $rows) (i32.shl (local.get $k) (i32.const 2))))))))
+              (local.set $ones (v128.xor (local.get $x) (local.get $y)))
+              (local.set $twos (v128.and (local.get $x) (local.get $y)))
+              (local.set $carry (v128.and (local.get $c0) (local.get $ones)))
+              (local.set $c0 (v128.xor (local.get $c0) (local.get $ones)))
+              (local.set $sum (v128.xor (local.get $c1) (local.get $carry)))
+              (local.set $carry (v128.or (v128.and (local.get $c1) (local.get $carry))
+                (v128.and (local.get $sum) (local.get $twos))))
+              (local.set $c1 (v128.xor (local.get $sum) (local.get $twos)))
+              (local.set $next (v128.and (local.get $c2) (local.get $carry)))
+              (local.set $c2 (v128.xor (local.get $c2) (local.get $carry)))
+              (local.set $carry (local.get $next))
+              (local.set $next (v128.and (local.get $c3) (local.get $carry)))
+              (local.set $c3 (v128.xor (local.get $c3) (local.get $carry)))
+              (local.set $carry (local.get $next))
+              (local.set $next (v128.and (local.get $c4) (local.get $carry)))
+              (local.set $c4 (v128.xor (local.get $c4) (local.get $carry)))
+              (local.set $carry (local.get $next))
+              (local.set $next (v128.and (local.get $c5) (local.get $carry)))
+              (local.set $c5 (v128.xor (local.get $c5) (local.get $carry)))
+              (local.set $over (v128.or (local.get $over) (local.get $next)))
+              (br_if $overflowed (i32.eqz (v128.any_true (v128.not (local.get $over)))))
+              (local.set $k (i32.add (local.get $k) (i32.const 2)))
+              (br $pairs)))
+          ;; The odd token left: an increment by one.
+          (if (i32.lt_s (local.get $k) (local.get $count))
+            (then
+              (local.set $carry (v128.not (v128.load (i32.add (local.get $at)
+                (i32.load (i32.add (local.get $rows) (i32.shl (local.get $k) (i32.const 2))))))))
+              (local.set $next (v128.and (local.get $c0) (local.get $carry)))
+              (local.set $c0 (v128.xor (local.get $c0) (local.get $carry)))
+              (local.set $carry (local.get $next))
+              (local.set $next (v128.and (local.get $c1) (local.get $carry)))
+              (local.set $c1 (v128.xor (local.get $c1) (local.get $carry)))
+              (local.set $carry (local.get $next))
+              (local.set $next (v128.and (local.get $c2) (local.get $carry)))
+              (local.set $c2 (v128.xor (local.get $c2) (local.get $carry)))
+              (local.set $carry (local.get $next))
+              (local.set $next (v128.and (local.get $c3) (local.get $carry)))
+              (local.set $c3 (v128.xor (local.get $c3) (local.get $carry)))
+              (local.set $carry (local.get $next))
+              (local.set $next (v128.and (local.get $c4) (local.get $carry)))
+              (local.set $c4 (v128.xor (local.get $c4) (local.get $carry)))
+              (local.set $carry (local.get $next))
+              (local.set $next (v128.and (local.get $c5) (local.get $carry)))
+              (local.set $c5 (v128.xor (local.get $c5) (local.get $carry)))
+              (local.set $over (v128.or (local.get $over) (local.get $next)))))
+          (br_if $overflowed (i32.eqz (v128.any_true (v128.not (local.get $over)))))
+          (local.set $record (i32.add (i32.add (local.get $out) (i32.const 16)) (i32.shl (local.get $n) (i32.const 7))))
+          (i32.store (local.get $record) (local.get $block))
+          (v128.store offset=16 (local.get $record) (v128.not (local.get $over)))
+          (v128.store offset=32 (local.get $record) (local.get $c0))
+          (v128.store offset=48 (local.get $record) (local.get $c1))
+          (v128.store offset=64 (local.get $record) (local.get $c2))
+          (v128.store offset=80 (local.get $record) (local.get $c3))
+          (v128.store offset=96 (local.get $record) (local.get $c4))
+          (v128.store offset=112 (local.get $record) (local.get $c5))
+          (local.set $n (i32.add (local.get $n) (i32.const 1))))
+        (local.set $block (i32.add (local.get $block) (i32.const 1)))
+        (br $blocks)))
+    (i32.store (local.get $out) (local.get $n))
+    (local.get $block))
+)
