@@ -1,8 +1,8 @@
 import { jaroWinkler, jaroWinklerAtLeast } from '../src/matching/jaro-winkler'
 import { jaroWinklerBound, minJaroWinklerMatches, winklerPrefix } from '../src/matching/jaro-winkler-bound'
-import { CodesLcs } from '../src/matching/lcs-codes'
 import { lcsLengthWith } from '../src/matching/lcs-length'
 import { letterProfile, sharedLetters, countLetters } from '../src/matching/letter-counts'
+import { BATCH, LackCountKernel, MAX_REACH_QUERY } from '../src/screening/lack-count-kernel'
 import { selectTop } from '../src/screening/rank-hits'
 import { soundex } from '../src/matching/soundex'
 import { seededRandom } from '../scripts/sample-generator'
@@ -36,6 +36,30 @@ function lcsByTable(a: string, b: string): number {
   return row[b.length] as number
 }
 
+// One-byte symbols: the code's rank among the alphabet's (randomPairs' alphabet has 11).
+const SYMBOLS = new Map([...'AEIOUNRST ÜXYZ'].map((char, rank) => [char.charCodeAt(0), rank]))
+const symbolOf = (code: number, wide: boolean) => (wide ? code : (SYMBOLS.get(code) as number))
+
+/** A kernel holding `texts` in order, as `LackCounter` lays them out. */
+function kernelOf(texts: string[], wide: boolean): LackCountKernel {
+  const codeUnits = texts.reduce((sum, text) => sum + text.length, 0)
+  const kernel = new LackCountKernel({ positions: texts.length, codeUnits, wide, bitWords: 4 })
+  texts.forEach((text, position) => {
+    const start = kernel.starts[position] as number
+    kernel.starts[position + 1] = start + text.length
+    for (let i = 0; i < text.length; i += 1) kernel.codes[start + i] = symbolOf(text.charCodeAt(i), wide)
+  })
+  return kernel
+}
+
+/** Sets (bit 1) or clears (bit 0) the query's positions in the kernel's masks. */
+function setMasks(kernel: LackCountKernel, query: string, wide: boolean, bit: 0 | 1): void {
+  for (let i = 0; i < query.length; i += 1) {
+    const at = 2 * symbolOf(query.charCodeAt(i), wide) + (i >>> 5)
+    kernel.masks[at] = bit ? (kernel.masks[at] as number) | (1 << (i & 31)) : 0
+  }
+}
+
 describe('Soundex (American, the National Archives rules)', () => {
   it.each([
     ['ROBERT', 'R163'],
@@ -58,30 +82,30 @@ describe('the bounds the index prunes with never rule out a pair that reaches th
     for (const [a, b] of pairs) expect([a, b, lcsLengthWith(a)(b)]).toEqual([a, b, lcsByTable(a, b)])
   })
 
-  it('CodesLcs gives the same lengths from a range of UTF-16 codes, for queries of up to 64 characters', () => {
-    for (const [a, b] of pairs) {
-      const lcs = CodesLcs.of(a)
-      if (!lcs) {
-        expect(a.length).toBeGreaterThan(64)
-        continue
-      }
-      const codes = Uint16Array.from(`XY${b}Z`, (c) => c.charCodeAt(0))
-      expect([a, b, lcs.length(codes, 2, 2 + b.length)]).toEqual([a, b, lcsByTable(a, b)])
-      lcs.release()
-    }
-  })
-
-  it('CodesLcs.reaches(need) tells whether the LCS is at least need, for every need around it', () => {
-    for (const [a, b] of pairs) {
-      const lcs = CodesLcs.of(a)
-      if (!lcs) continue
-      const codes = Uint16Array.from(`XY${b}Z`, (c) => c.charCodeAt(0))
-      const exact = lcsByTable(a, b)
-      for (let need = -1; need <= Math.max(a.length, b.length) + 1; need += 1)
-        expect([a, b, need, lcs.reaches(codes, 2, 2 + b.length, need)]).toEqual([a, b, need, exact >= need])
-      lcs.release()
-    }
-  })
+  it.each([false, true])(
+    'LackCountKernel.reach gives the same LCS, a batch at a time, for queries of up to 64 characters (two-byte symbols: %s)',
+    (wide) => {
+      const texts = pairs.map(([, b]) => b)
+      const kernel = kernelOf(texts, wide)
+      const got: [string, string, number][] = []
+      const expected: typeof got = []
+      pairs.forEach(([a], i) => {
+        if (a.length > MAX_REACH_QUERY) return
+        // Its own pair's text and the next ones: a full batch, read in one call.
+        const positions = Array.from({ length: i % 40 === 0 ? BATCH : 1 }, (_, k) => (i + k) % texts.length)
+        positions.forEach((position, k) => (kernel.batch[2 * k] = position))
+        setMasks(kernel, a, wide, 1)
+        kernel.reach(positions.length, a.length)
+        setMasks(kernel, a, wide, 0)
+        positions.forEach((position, k) => {
+          const text = texts[position] as string
+          got.push([a, text, kernel.batch[2 * k + 1] as number])
+          expected.push([a, text, lcsByTable(a, text)])
+        })
+      })
+      expect(got).toEqual(expected)
+    },
+  )
 
   it('jaroWinklerBound is at least jaroWinkler, from shared letters, the common subsequence and the prefix', () => {
     for (const [a, b] of pairs) {

@@ -1,5 +1,5 @@
 import { countLetters, LETTER_BINS, letterProfile, type LetterProfile } from '../matching/letter-counts'
-import { LackCounter, PER_BIN } from './lack-counter'
+import { LackCounter, PER_BIN, type PrefixRule, type SurvivorSink } from './lack-counter'
 import { spareByLength, type Spare } from './spare-by-length'
 import type { Tick } from './search-budget'
 import { SurvivorCheck } from './survivor-check'
@@ -72,7 +72,7 @@ export class JaroWinklerIndex {
     return new JaroWinklerIndex(
       strings,
       holders,
-      LackCounter.build(strings, counts, prefixOrder),
+      LackCounter.build(strings, counts, prefixOrder, { headsFrom: 2 }),
       runs,
       lengthOrder && LackCounter.build(strings, counts, lengthOrder),
       strings.reduce((max, text) => Math.max(max, text.length), 0),
@@ -97,45 +97,31 @@ export class JaroWinklerIndex {
       throw new TypeError('this JaroWinklerIndex was not built acrossInitials')
     const tokens = this.queryTokens(letterProfile(query))
     const initial = query.charCodeAt(0)
-    const check = new SurvivorCheck(query, floor, this.strings)
+    const check = new SurvivorCheck(query, floor, this.strings, visit)
     try {
-      const keepIn = (layout: LackCounter) => (position: number, lacked: number) => {
-        tick()
-        const similarity = check.similarity(layout, position, lacked)
-        if (similarity >= floor) visit(layout.order[position] as number, similarity)
-      }
-      const keep = keepIn(this.byPrefix)
       const second = a > 1 ? query.charCodeAt(1) : -1
-      const shared = {
-        1: spareByLength(a, floor, 1, this.maxLength),
-        4: spareByLength(a, floor, 4, this.maxLength),
+      const both: PrefixRule = {
+        shared: 2,
+        third: a > 2 ? query.charCodeAt(2) : -1,
+        fourth: a > 3 ? query.charCodeAt(3) : -1,
+        spares: [this.spare(a, floor, 2).spare, this.spare(a, floor, 3).spare, this.spare(a, floor, 4).spare],
       }
-      for (const run of this.runs.get(initial) ?? [])
-        this.survivorsIn(
-          this.byPrefix,
-          run.start,
-          run.end,
-          shared[run.second === second ? 4 : 1],
-          tokens,
-          keep,
+      for (const run of this.runs.get(initial) ?? []) {
+        const rule: PrefixRule = run.second === second ? both : { shared: 1 }
+        const spare = this.spare(a, floor, rule.shared === 2 ? 4 : 1)
+        this.survivorsIn(this.byPrefix, run.start, run.end, spare, tokens, { rule, sink: check, tick })
+      }
+      if (!sameInitial && this.byLength) {
+        // Strings of the query's initial were all seen above (rule 0 leaves them out).
+        const across = this.byLength
+        const rule: PrefixRule = { shared: 0, initial }
+        this.survivorsIn(across, 0, across.order.length, this.spare(a, floor, 0), tokens, {
+          rule,
+          sink: check,
           tick,
-        )
-      if (sameInitial || !this.byLength) return
-      // Strings of the query's initial were all seen above.
-      const across = this.byLength
-      const keepAcross = keepIn(across)
-      const acrossInitial = across.symbolOf(initial)
-      this.survivorsIn(
-        across,
-        0,
-        across.order.length,
-        this.spare(a, floor, 0),
-        tokens,
-        (position, lacked) => {
-          if (across.codes[across.starts[position] as number] !== acrossInitial) keepAcross(position, lacked)
-        },
-        tick,
-      )
+        })
+      }
+      check.flush()
     } finally {
       check.release()
     }
@@ -158,12 +144,11 @@ export class JaroWinklerIndex {
     end: number,
     { spare, shortest, longest }: Spare,
     tokens: Int32Array,
-    keep: (position: number, lacked: number) => void,
-    tick: Tick,
+    offers: { rule: PrefixRule; sink: SurvivorSink; tick: Tick },
   ): void {
     if (longest < shortest) return
     const from = layout.firstLonger(start, end, shortest - 1)
-    layout.survivors(from, layout.firstLonger(from, end, longest), spare, tokens, keep, tick)
+    layout.survivors(from, layout.firstLonger(from, end, longest), spare, tokens, offers)
   }
 
   /** The query's occurrence tokens (at most 8 per bin), those the fewest strings hold first. */

@@ -4,10 +4,15 @@ import { LACK_COUNT_WASM } from './lack-count-wasm'
 export const RECORDS = 64
 /** A record's size in 32-bit words: block, survivors, six counter planes, each 16 bytes. */
 export const RECORD_WORDS = 32
+/** (position, need) pairs per `reach` call. */
+export const BATCH = 64
+/** Query characters `reach` takes: its row is one i64. */
+export const MAX_REACH_QUERY = 64
+
 const OUT = 0
-/** Where the record count, the records, the query's row offsets and the bit rows sit in the memory (bytes). */
 const ROWS_AT = OUT + 16 + RECORDS * RECORD_WORDS * 4
-const BITS_AT = ROWS_AT + 4096
+const BATCH_AT = ROWS_AT + 4096
+const MASKS_AT = BATCH_AT + BATCH * 8
 const PAGE = 65536
 
 // @types/node 20 declares no WebAssembly (the DOM library does): the little used here.
@@ -25,29 +30,62 @@ declare const WebAssembly: {
 
 let compiled: object | undefined
 
+/** What a kernel holds: its strings' count and characters, and its bit rows. */
+export interface KernelSizes {
+  positions: number
+  codeUnits: number
+  /** Two bytes a symbol rather than one. */
+  wide: boolean
+  bitWords: number
+}
+
 /**
- * One instance of lack-count.wat with its own memory: `bits` (the rows, 4 words per block of 128 strings) and
- * `words`, the whole memory as 32-bit words, where `scan`'s records are read (record r at `recordAt(r)`).
+ * One instance of lack-count.wat with its own memory, laid out as the .wat file says: the views below are
+ * where `LackCounter` writes its layout, and `words` (the whole memory as 32-bit words) is where the results of
+ * `scan` (record r at `recordAt(r)`) and `reach` (`batch`) are read.
  */
 export class LackCountKernel {
-  readonly bits: Int32Array
   readonly words: Int32Array
-  private readonly run: (...args: number[]) => number
+  readonly bits: Int32Array
+  readonly starts: Int32Array
+  readonly codes: Uint8Array | Uint16Array
+  /** Two 32-bit words per symbol (low, high): the query's positions holding it. */
+  readonly masks: Int32Array
+  /** (position, need) pairs for `reach`, which writes each one's LCS over its need. */
+  readonly batch: Int32Array
+  private readonly wide: number
+  private readonly scanBlocks: (...args: number[]) => number
+  private readonly reachAll: (...args: number[]) => void
+  private readonly startsAt: number
+  private readonly codesAt: number
 
-  constructor(bitWords: number) {
+  constructor({ positions, codeUnits, wide, bitWords }: KernelSizes) {
     compiled ??= new WebAssembly.Module(Buffer.from(LACK_COUNT_WASM, 'base64'))
     const instance = new WebAssembly.Instance(compiled)
     const memory = instance.exports.memory as WasmMemory
-    const bytes = BITS_AT + bitWords * 4
+    this.wide = wide ? 1 : 0
+    this.startsAt = MASKS_AT + (wide ? 65536 : 256) * 8
+    this.codesAt = this.startsAt + (positions + 1) * 4
+    const bitsAt = Math.ceil((this.codesAt + (codeUnits << this.wide)) / 16) * 16
+    const bytes = bitsAt + bitWords * 4
     memory.grow(Math.max(0, Math.ceil(bytes / PAGE) - memory.buffer.byteLength / PAGE))
-    this.words = new Int32Array(memory.buffer)
-    this.bits = new Int32Array(memory.buffer, BITS_AT, bitWords)
-    this.run = instance.exports.scan as (...args: number[]) => number
+    const { buffer } = memory
+    this.words = new Int32Array(buffer)
+    this.bits = new Int32Array(buffer, bitsAt, bitWords)
+    this.starts = new Int32Array(buffer, this.startsAt, positions + 1)
+    this.codes = wide
+      ? new Uint16Array(buffer, this.codesAt, codeUnits)
+      : new Uint8Array(buffer, this.codesAt, codeUnits)
+    this.masks = new Int32Array(buffer, MASKS_AT, (wide ? 65536 : 256) * 2)
+    this.batch = new Int32Array(buffer, BATCH_AT, BATCH * 2)
+    this.scanBlocks = instance.exports.scan as (...args: number[]) => number
+    this.reachAll = instance.exports.reach as (...args: number[]) => void
   }
 
   /** Sets the query's tokens: `offsets[k]` is the word where token k's row starts in `bits`. */
   setRows(offsets: Int32Array, count: number): void {
-    for (let k = 0; k < count; k += 1) this.words[ROWS_AT / 4 + k] = BITS_AT + (offsets[k] as number) * 4
+    const at = this.bits.byteOffset
+    for (let k = 0; k < count; k += 1) this.words[ROWS_AT / 4 + k] = at + (offsets[k] as number) * 4
   }
 
   /**
@@ -55,7 +93,7 @@ export class LackCountKernel {
    * with a survivor (at most `RECORDS`; `recordCount()` of them) and returns the block it stopped at.
    */
   scan(count: number, from: number, to: number, start: number): number {
-    return this.run(ROWS_AT, count, from, to, start, OUT, RECORDS)
+    return this.scanBlocks(ROWS_AT, count, from, to, start, OUT, RECORDS)
   }
 
   recordCount(): number {
@@ -65,5 +103,10 @@ export class LackCountKernel {
   /** The word index of record r: block at +0, survivor lanes at +4, plane p's lanes at +8 + 4p. */
   recordAt(r: number): number {
     return (OUT + 16) / 4 + r * RECORD_WORDS
+  }
+
+  /** The LCS of the query of `a` characters (its `masks` set) with the strings of the first `count` pairs. */
+  reach(count: number, a: number): void {
+    this.reachAll(BATCH_AT, count, MASKS_AT, this.startsAt, this.codesAt, this.wide, a)
   }
 }

@@ -1,12 +1,16 @@
 ;; The counting loop of `LackCounter.survivors`, 128 strings per operation (WebAssembly SIMD).
 ;; Compiled by `pnpm --filter @pf/provider wasm` into lack-count-wasm.ts; a test keeps the two in step.
 ;;
-;; Memory, laid out by LackCounter (lack-count-kernel.ts):
-;;   out:   the record count (i32), then from out + 16 up to `cap` records of 128 bytes:
+;; Memory, laid out by LackCountKernel (lack-count-kernel.ts):
+;;   out:   the record count (i32), at out + 4 what `reach` touched, then from out + 16 up to `cap` records of 128 bytes:
 ;;          block (i32, padded to 16 bytes), survivors (v128: lanes of strings lacking no more than allowed),
 ;;          then the six counter planes c0..c5 (v128 each)
 ;;   rows:  one i32 per query token, the byte offset of its row; a row holds one v128 per block of 128 strings,
 ;;          bit i of lane j set when the string at 128 block + 32 j + i holds the token
+;;   batch: (position, need) pairs of i32 for `reach`, which writes each one's LCS over its need
+;;   masks: one i64 per symbol, bit i set where the query holds it at position i (the query's symbols only)
+;;   starts, codes: the strings' symbols, codes[starts[p] .. starts[p + 1]) for position p, one byte each or
+;;          two (`wide`: the shift of a symbol's size)
 ;;
 ;; Counters start at 63 − allowed (`start`): one lack more than allowed carries out of the top plane. Two tokens
 ;; are added at a time (a half adder, then a full adder on plane 1 and a ripple above), and a block is left as
@@ -113,4 +117,57 @@
         (br $blocks)))
     (i32.store (local.get $out) (local.get $n))
     (local.get $block))
+;; For each of the `count` (position, need) pairs at `batch`, writes over need the length of the longest
+  ;; common subsequence of the query with the string at position: the bit-parallel row of Allison and Dix
+  ;; (Hyyrö 2004) in one i64, for a query of `a` characters (1 to 64). The strings' first symbols are all read first:
+  ;; loads that do not wait on one another, so that their cache misses overlap instead of coming one by one.
+  (func (export "reach")
+    (param $batch i32) (param $count i32) (param $masks i32) (param $starts i32) (param $codes i32)
+    (param $wide i32) (param $a i32)
+    (local $i i32) (local $item i32) (local $j i32) (local $end i32) (local $touched i32)
+    (local $row i64) (local $u i64) (local $top i64)
+    (local.set $top (i64.shr_u (i64.const -1) (i64.extend_i32_u (i32.sub (i32.const 64) (local.get $a)))))
+    (block $touched_all
+      (loop $touch
+        (br_if $touched_all (i32.ge_u (local.get $i) (local.get $count)))
+        (local.set $j (i32.load (i32.add (local.get $starts)
+          (i32.shl (i32.load (i32.add (local.get $batch) (i32.shl (local.get $i) (i32.const 3)))) (i32.const 2)))))
+        (local.set $touched (i32.or (local.get $touched)
+          (i32.load8_u (i32.add (local.get $codes) (i32.shl (local.get $j) (local.get $wide))))))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br $touch)))
+    (i32.store (i32.const 4) (local.get $touched))
+    (local.set $i (i32.const 0))
+    (block $done
+      (loop $items
+        (br_if $done (i32.ge_u (local.get $i) (local.get $count)))
+        (local.set $item (i32.add (local.get $batch) (i32.shl (local.get $i) (i32.const 3))))
+        (local.set $j (i32.load (i32.add (local.get $starts) (i32.shl (i32.load (local.get $item)) (i32.const 2)))))
+        (local.set $end (i32.load offset=4 (i32.add (local.get $starts) (i32.shl (i32.load (local.get $item)) (i32.const 2)))))
+        (local.set $row (i64.const -1))
+        (if (local.get $wide)
+          (then
+            (block $wide_done
+              (loop $wide_row
+                (br_if $wide_done (i32.ge_u (local.get $j) (local.get $end)))
+                (local.set $u (i64.and (local.get $row) (i64.load (i32.add (local.get $masks)
+                  (i32.shl (i32.load16_u (i32.add (local.get $codes) (i32.shl (local.get $j) (i32.const 1)))) (i32.const 3))))))
+                (local.set $row (i64.or (i64.add (local.get $row) (local.get $u))
+                  (i64.and (local.get $row) (i64.xor (local.get $u) (i64.const -1)))))
+                (local.set $j (i32.add (local.get $j) (i32.const 1)))
+                (br $wide_row))))
+          (else
+            (block $narrow_done
+              (loop $narrow_row
+                (br_if $narrow_done (i32.ge_u (local.get $j) (local.get $end)))
+                (local.set $u (i64.and (local.get $row) (i64.load (i32.add (local.get $masks)
+                  (i32.shl (i32.load8_u (i32.add (local.get $codes) (local.get $j))) (i32.const 3))))))
+                (local.set $row (i64.or (i64.add (local.get $row) (local.get $u))
+                  (i64.and (local.get $row) (i64.xor (local.get $u) (i64.const -1)))))
+                (local.set $j (i32.add (local.get $j) (i32.const 1)))
+                (br $narrow_row)))))
+        (i32.store offset=4 (local.get $item)
+          (i32.wrap_i64 (i64.popcnt (i64.and (i64.xor (local.get $row) (i64.const -1)) (local.get $top)))))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br $items))))
 )

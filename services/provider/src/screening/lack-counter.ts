@@ -1,6 +1,6 @@
 import { LETTER_BINS } from '../matching/letter-counts'
-import type { Tick } from './search-budget'
 import { LackCountKernel } from './lack-count-kernel'
+import type { Tick } from './search-budget'
 
 /** Occurrences counted per character bin: "holds at least k of bin c" for k = 1..8 is one bit per string. */
 export const PER_BIN = 8
@@ -8,28 +8,52 @@ const TOKENS = LETTER_BINS * PER_BIN
 /** Bit planes of the per-string counters: up to 62 missing characters are told apart. */
 const PLANES = 6
 const MAX_SPARE = (1 << PLANES) - 2
-/** Survivors gathered before they are kept: enough for their cache misses to overlap. */
-const WAITING = 64
 /** Blocks of 128 strings counted per kernel call at most: the search's budget is checked between calls. */
 const SCAN_BLOCKS = 1024
 
-/** Where `survivors` is in one search: the records it keeps, and the survivors waiting to be kept. */
+/**
+ * What the strings searched share with the query at their start, which sets the spare they are held to and the
+ * Winkler prefix their check uses, read from `heads` (no read of a survivor's codes, a cache miss):
+ * - 0: another initial; the strings with the query's `initial` are left out (they are searched by prefix);
+ * - 1: the query's initial, another second character;
+ * - 2: the query's first two characters: the prefix is 2 to 4 by the `third` and `fourth` (−1: none), and
+ *   `spares` are those of a shared prefix of 2, 3 and 4.
+ */
+export type PrefixRule =
+  | { shared: 0; initial: number }
+  | { shared: 1 }
+  | { shared: 2; third: number; fourth: number; spares: readonly [Int32Array, Int32Array, Int32Array] }
+
+/** Where a layout's survivors go: with what they lack and their exact Winkler prefix. */
+export interface SurvivorSink {
+  offer(layout: LackCounter, position: number, lacked: number, prefix: number): void
+}
+
+/** Where `survivors` is in one search. */
 interface Scope {
   from: number
   to: number
   spare: Int32Array
-  keep: (position: number, lacked: number) => void
+  rule: PrefixRule
+  sink: SurvivorSink
   /** The counters' start, 63 − allowed, subtracted from a survivor's count for its lack. */
   start: number
-  waiting: number
+}
+
+/** Two characters of a string from `from` on in one number (`heads`): 0xffff stands for none. */
+function headOf(text: string, from: number): number {
+  const first = text.length > from ? text.charCodeAt(from) : 0xffff
+  const second = text.length > from + 1 ? text.charCodeAt(from + 1) : 0xffff
+  return (first << 16) | second
 }
 
 /**
  * Strings in a fixed order, 32 to a word, with one bitset per character-occurrence token ("holds at least k of
- * bin c"). `survivors` counts, 128 strings at a time (`LackCountKernel`, WebAssembly SIMD), how many of a query's tokens each string lacks, in
- * bit-sliced counters, and keeps those that lack no more than their length allows. The strings' characters are
- * kept in the same order in one array (`codes`), so that a survivor is checked on sequential memory rather than
- * on a string reached through a pointer (at a million names, a cache miss or two per survivor).
+ * bin c"). `survivors` counts, 128 strings at a time (`LackCountKernel`, WebAssembly SIMD), how many of a
+ * query's tokens each string lacks, in bit-sliced counters, and offers those that lack no more than their
+ * length and prefix allow. The strings' characters are kept in the same order in one array (`codes`, in the
+ * kernel's memory, where it computes survivors' LCS), so that a survivor is checked on sequential memory rather
+ * than on a string reached through a pointer (at a million names, a cache miss or two per survivor).
  */
 export class LackCounter {
   private constructor(
@@ -39,43 +63,49 @@ export class LackCounter {
      * `kernel.bits[(c * 8 + k − 1) * words + w]`: bit i set when the string at position 32w + i holds ≥ k of
      * bin c. Token-major: a search reads each of its tokens' rows front to back, a few sequential streams the
      * memory fetches ahead, where word-major blocks cost a cache miss per token and word (at a million names,
-     * most of a query's time).
+     * most of a query's time). `kernel.codes[kernel.starts[p] .. kernel.starts[p + 1])`: the characters of the
+     * string at position p, as symbols (`symbolOf`); lengths are read from `starts` too.
      */
-    private readonly kernel: LackCountKernel,
+    readonly kernel: LackCountKernel,
     /** 32-string words in a row: whole blocks of 128 strings. */
     private readonly words: number,
     /**
-     * The characters of the string at position p: `codes[starts[p] .. starts[p + 1])`, as symbols (`symbolOf`).
-     * The lengths are read from `starts` too, so the count of a word brings into the cache where its survivors'
-     * codes start.
-     */
-    readonly codes: Uint8Array | Uint16Array,
-    readonly starts: Int32Array,
-    /**
      * When the layout holds at most 256 distinct UTF-16 codes (the million multi-script names hold 212), each is
      * stored as one byte, its rank here: half the cache lines a survivor's check reads, and half the memory.
-     * Undefined: the codes themselves, in a `Uint16Array`.
+     * Undefined: the codes themselves, two bytes each.
      */
     private readonly ranks: Map<number, number> | undefined,
+    /** Each string's two characters from `headsFrom` (`headOf`), read in order beside its counters. */
+    private readonly heads: Int32Array,
   ) {}
 
-  /** The symbol `codes` hold for a UTF-16 code, or −1 for a code no string of the layout holds. */
+  /** The symbol the codes hold for a UTF-16 code, or −1 for a code no string of the layout holds. */
   symbolOf(code: number): number {
     return this.ranks ? (this.ranks.get(code) ?? -1) : code
   }
 
   /** Row offsets of the current search's tokens. */
   private readonly rows = new Int32Array(TOKENS)
-  /** Survivors found but not yet kept (`keepWaiting`): positions and lacks. */
-  private readonly waiting = new Int32Array(WAITING)
-  private readonly waitingLacked = new Int32Array(WAITING)
-  /** What touching the waiting survivors' codes read: kept so that the reads are not optimized away. */
-  private touched = 0
 
-  /** The layout of `order` (ids into `strings`), from their character counts (`countLetters`, 32 per string). */
-  static build(strings: readonly string[], counts: Uint8Array, order: Int32Array): LackCounter {
+  /**
+   * The layout of `order` (ids into `strings`), from their character counts (`countLetters`, 32 per string).
+   * `headsFrom`: where the two characters a `PrefixRule` reads start (0 for rule 0, 2 for rule 2).
+   */
+  static build(
+    strings: readonly string[],
+    counts: Uint8Array,
+    order: Int32Array,
+    { headsFrom = 0 } = {},
+  ): LackCounter {
     const words = 4 * Math.ceil(order.length / 128)
-    const kernel = new LackCountKernel(words * TOKENS)
+    const ranks = symbolRanks(strings, order)
+    const codeUnits = order.reduce((sum, id) => sum + (strings[id] as string).length, 0)
+    const kernel = new LackCountKernel({
+      positions: order.length,
+      codeUnits,
+      wide: !ranks,
+      bitWords: words * TOKENS,
+    })
     const bits = kernel.bits
     order.forEach((id, position) => {
       const word = position >>> 5
@@ -88,17 +118,15 @@ export class LackCounter {
         }
       }
     })
-    const starts = new Int32Array(order.length + 1)
-    order.forEach(
-      (id, position) => (starts[position + 1] = (starts[position] as number) + strings[id]!.length),
-    )
-    const { codes, ranks } = layoutCodes(strings, order, starts)
-    return new LackCounter(order, kernel, words, codes, starts, ranks)
+    layoutCodes(strings, order, kernel, ranks)
+    const heads = Int32Array.from(order, (id) => headOf(strings[id] as string, headsFrom))
+    return new LackCounter(order, kernel, words, ranks, heads)
   }
 
   /** Length of the string at `position`. */
   lengthAt(position: number): number {
-    return (this.starts[position + 1] as number) - (this.starts[position] as number)
+    const starts = this.kernel.starts
+    return (starts[position + 1] as number) - (starts[position] as number)
   }
 
   /** In [from, end), where lengths grow: the first position whose string is longer than `length`. */
@@ -114,27 +142,26 @@ export class LackCounter {
   }
 
   /**
-   * Calls `keep(position, lacked)` for each string in positions [from, to) (lengths growing) that lacks at most
-   * `spare[its length]` of `tokens` (token ids `bin * 8 + k − 1`, the ones most strings lack first: a word is
-   * left as soon as all of its strings lack too many), with how many it lacks (0 when the spare was too large
-   * to count). A word with a survivor was counted for every token, so its counters are exact: a query of `a`
-   * characters then shares at most `a − lacked` with the string (exactly that when the query holds at most 8 of
-   * each bin; a bin held more often only counts 8 times, which leaves the bound an upper one). `spare` must not
-   * grow with length.
+   * Offers to `sink` each string in positions [from, to) (lengths growing) that lacks at most what its length
+   * and prefix allow (`spare`, or `rule`'s spares by exact prefix) of `tokens` (token ids `bin * 8 + k − 1`, the
+   * ones most strings lack first: a block is left as soon as all of its strings lack too many), with how many
+   * it lacks (0 when the spare was too large to count). A block with a survivor was counted for every token, so
+   * its counters are exact: a query of `a` characters then shares at most `a − lacked` with the string (exactly
+   * that when the query holds at most 8 of each bin; a bin held more often only counts 8 times, which leaves the
+   * bound an upper one). `spare` must not grow with length.
    */
   survivors(
     from: number,
     to: number,
     spare: Int32Array,
     tokens: Int32Array,
-    keep: (position: number, lacked: number) => void,
-    tick: Tick,
+    { rule, sink, tick }: { rule: PrefixRule; sink: SurvivorSink; tick: Tick },
   ): void {
     if (from >= to) return
     const rows = this.rows
     for (let k = 0; k < tokens.length; k += 1) rows[k] = (tokens[k] as number) * this.words
     this.kernel.setRows(rows, tokens.length)
-    const scope = { from, to, spare, keep, start: 0, waiting: 0 }
+    const scope: Scope = { from, to, spare, rule, sink, start: 0 }
     const end = ((to - 1) >>> 7) + 1
     for (let block = from >>> 7; block < end;) {
       // Blocks whose first string may lack as many (spare falls with length, lengths grow): one scan.
@@ -142,33 +169,27 @@ export class LackCounter {
       const allowed = spare[this.lengthAt(first)] as number
       const last = this.firstLonger(first, to, lastLengthWith(spare, this.lengthAt(first)))
       const rangeEnd = Math.min(end, ((last - 1) >>> 7) + 1)
-      if (allowed > MAX_SPARE) this.keepAll(first, Math.min(to, rangeEnd << 7), scope)
-      else {
+      if (allowed > MAX_SPARE) {
+        const upTo = Math.min(to, rangeEnd << 7)
+        tick(upTo - first)
+        for (let position = first; position < upTo; position += 1) this.offer(position, 0, scope)
+      } else {
         scope.start = (1 << PLANES) - 1 - allowed
         for (let at = block; at < rangeEnd;) {
           const stop = this.kernel.scan(tokens.length, at, Math.min(rangeEnd, at + SCAN_BLOCKS), scope.start)
           tick(4 * (stop - at))
-          this.keepRecords(scope)
+          this.offerRecords(scope)
           at = stop
         }
       }
       block = rangeEnd
     }
-    this.keepWaiting(scope.waiting, keep)
   }
 
-  /** Every string in [from, to): the spare was too large to count, so none is told out (lacked 0). */
-  private keepAll(from: number, to: number, scope: Scope): void {
-    for (let position = from; position < to; position += 1) this.wait(position, 0, scope)
-  }
-
-  /**
-   * The survivors of the kernel's last scan: each string of a recorded block in [from, to) that lacks no more
-   * than its own length allows (the block was counted against its first, shortest string's allowance).
-   */
-  private keepRecords(scope: Scope): void {
+  /** The survivors of the kernel's last scan: each string of a recorded block in [from, to). */
+  private offerRecords(scope: Scope): void {
     const { words } = this.kernel
-    const { from, to, spare, start } = scope
+    const { from, to, start } = scope
     for (let r = 0; r < this.kernel.recordCount(); r += 1) {
       const at = this.kernel.recordAt(r)
       const block = words[at] as number
@@ -181,33 +202,28 @@ export class LackCounter {
           let count = 0
           for (let plane = 0; plane < PLANES; plane += 1)
             count |= (((words[at + 8 + 4 * plane + lane] as number) >>> bit) & 1) << plane
-          const position = first + bit
-          if (count - start <= (spare[this.lengthAt(position)] as number))
-            this.wait(position, count - start, scope)
+          this.offer(first + bit, count - start, scope)
         }
       }
     }
   }
 
-  private wait(position: number, lacked: number, scope: Scope): void {
-    this.waiting[scope.waiting] = position
-    this.waitingLacked[scope.waiting] = lacked
-    scope.waiting += 1
-    if (scope.waiting === WAITING) scope.waiting = this.keepWaiting(scope.waiting, scope.keep)
-  }
-
   /**
-   * Keeps the `count` waiting survivors, in the order found. Each one's check starts with a cache miss on its
-   * codes (2 % of a million names survive a long query, spread over 40 MB); reading all of their first codes
-   * first, loads that do not wait on one another, lets the misses overlap rather than come one after another.
+   * Offers the string at `position` if it lacks no more than its own length and prefix allow: its block was
+   * counted against its first, shortest string's allowance, and the run against the longest prefix it may share.
    */
-  private keepWaiting(count: number, keep: (position: number, lacked: number) => void): number {
-    const { waiting, codes, starts } = this
-    let touched = 0
-    for (let i = 0; i < count; i += 1) touched |= codes[starts[waiting[i] as number] as number] as number
-    this.touched |= touched
-    for (let i = 0; i < count; i += 1) keep(waiting[i] as number, this.waitingLacked[i] as number)
-    return 0
+  private offer(position: number, lacked: number, { spare, rule, sink }: Scope): void {
+    const length = this.lengthAt(position)
+    const head = this.heads[position] as number
+    if (rule.shared === 0) {
+      if (head >>> 16 === rule.initial) return
+      if (lacked <= (spare[length] as number)) sink.offer(this, position, lacked, 0)
+    } else if (rule.shared === 1) {
+      if (lacked <= (spare[length] as number)) sink.offer(this, position, lacked, 1)
+    } else {
+      const more = head >>> 16 !== rule.third ? 0 : (head & 0xffff) !== rule.fourth ? 1 : 2
+      if (lacked <= (rule.spares[more][length] as number)) sink.offer(this, position, lacked, 2 + more)
+    }
   }
 }
 
@@ -218,29 +234,32 @@ function lastLengthWith(spare: Int32Array, length: number): number {
   return last
 }
 
-/** The codes of `order`'s strings at `starts`: one byte each (their rank) when at most 256 distinct ones. */
-function layoutCodes(
-  strings: readonly string[],
-  order: Int32Array,
-  starts: Int32Array,
-): { codes: Uint8Array | Uint16Array; ranks: Map<number, number> | undefined } {
+/** Each code's rank when `order`'s strings hold at most 256 distinct ones, else undefined. */
+function symbolRanks(strings: readonly string[], order: Int32Array): Map<number, number> | undefined {
   const distinct = new Set<number>()
   for (const id of order) {
     const text = strings[id] as string
     for (let i = 0; i < text.length; i += 1) distinct.add(text.charCodeAt(i))
   }
-  const total = starts[order.length] as number
-  const ranks = distinct.size <= 256 ? new Map([...distinct].map((code, rank) => [code, rank])) : undefined
-  const codes = ranks ? new Uint8Array(total) : new Uint16Array(total)
+  return distinct.size <= 256 ? new Map([...distinct].map((code, rank) => [code, rank])) : undefined
+}
+
+/** Writes `order`'s strings into the kernel's `starts` and `codes`: their ranks, or their codes. */
+function layoutCodes(
+  strings: readonly string[],
+  order: Int32Array,
+  { starts, codes }: LackCountKernel,
+  ranks: Map<number, number> | undefined,
+): void {
   // A code's symbol by table (a map read per character would add seconds to a million names' build).
   const symbol = ranks ? new Int32Array(65536) : Int32Array.from({ length: 65536 }, (_, code) => code)
   ranks?.forEach((rank, code) => (symbol[code] = rank))
   order.forEach((id, position) => {
     const text = strings[id] as string
     const start = starts[position] as number
+    starts[position + 1] = start + text.length
     for (let i = 0; i < text.length; i += 1) codes[start + i] = symbol[text.charCodeAt(i)] as number
   })
-  return { codes, ranks }
 }
 
 /** Bits [from, to) of a 32-bit word, the bounds clamped to [0, 32]. */

@@ -1,26 +1,28 @@
 import { jaroWinklerAtLeast } from '../matching/jaro-winkler'
 import { BOUND_SLACK, jaroWinklerBound, minJaroWinklerMatches } from '../matching/jaro-winkler-bound'
-import { CodesLcs, MAX_CODES_QUERY } from '../matching/lcs-codes'
 import { lcsLengthWith } from '../matching/lcs-length'
-import type { LackCounter } from './lack-counter'
+import { BATCH, MAX_REACH_QUERY } from './lack-count-kernel'
+import type { LackCounter, SurvivorSink } from './lack-counter'
 
 /** `lcsNeeded` for a string that cannot pass: above any LCS, and below 255 so that `needs` holds it plus one. */
 const NEVER = 254
 
 /**
- * The Jaro-Winkler of a query with the strings a `LackCounter` kept, computed only for those the cheap bounds
+ * The Jaro-Winkler of a query with the strings a `LackCounter` offers, computed only for those the cheap bounds
  * leave: the matches the string's length and exact prefix need (`minJaroWinklerMatches`) against the letters it
  * shares (what the counters say it lacks), then the bound its longest common subsequence sets on transpositions
- * (`jaroWinklerBound`), computed on the layout's codes (`CodesLcs`). Most survivors stop at one of these, read
- * from sequential typed arrays; the few left are scored on their strings.
+ * (`jaroWinklerBound`), computed by the layout's kernel on its codes, a batch at a time (`LackCountKernel.reach`).
+ * Most survivors stop at one of these; the few left are scored on their strings and passed to `visit`.
  */
-export class SurvivorCheck {
+export class SurvivorCheck implements SurvivorSink {
   private readonly a: number
-  /** The layout `head` and `lcs` are for: its codes may be one-byte symbols (`LackCounter.symbolOf`). */
+  /** The layout whose kernel holds the query's masks and the waiting batch. */
   private layout: LackCounter | undefined
-  /** The query's first four symbols: the Winkler prefix is read from the layout's codes against them. */
-  private head = new Int32Array(0)
-  private lcs: CodesLcs | undefined
+  /** The query's characters as the layout's symbols (−1: in no string of it). */
+  private symbols = new Int32Array(0)
+  /** The batch's needs: the kernel writes each one's LCS over it. */
+  private readonly waitingNeeds = new Int32Array(BATCH)
+  private waiting = 0
   private lcsOfString: ((text: string) => number) | undefined
   /** `lcsNeeded` answers plus one (0: not yet known), by length below `lengths`, prefix and shared letters. */
   private readonly needs: Uint8Array
@@ -30,41 +32,55 @@ export class SurvivorCheck {
     private readonly query: string,
     private readonly floor: number,
     private readonly strings: readonly string[],
+    private readonly visit: (id: number, similarity: number) => void,
   ) {
     this.a = query.length
     // Strings over 4a + 8 long rarely survive the counters, and queries over 64 characters are rare: both are
     // computed uncached rather than sizing the table for them.
-    this.lengths = query.length <= MAX_CODES_QUERY ? 4 * this.a + 9 : 0
+    this.lengths = query.length <= MAX_REACH_QUERY ? 4 * this.a + 9 : 0
     this.needs = new Uint8Array(this.lengths * 5 * (this.a + 1))
   }
 
   /**
-   * `jaroWinkler(query, string)` for the string at `position` of `layout`, or −1 when it is below the floor;
-   * `lacked` is how many of the query's occurrence tokens the counters found it lacking.
+   * A survivor at `position` of `layout`, lacking `lacked` of the query's occurrence tokens, sharing a Winkler
+   * prefix of `prefix` with it: left out, scored now, or batched for its LCS.
    */
-  similarity(layout: LackCounter, position: number, lacked: number): number {
-    if (layout !== this.layout) this.readFrom(layout)
-    const codes = layout.codes
-    const start = layout.starts[position] as number
-    const b = (layout.starts[position + 1] as number) - start
-    const head = this.head
-    let prefix = 0
-    while (prefix < head.length && prefix < b && codes[start + prefix] === head[prefix]) prefix += 1
+  offer(layout: LackCounter, position: number, lacked: number, prefix: number): void {
     // At most a − lacked letters are shared (`LackCounter.survivors`).
-    const need = this.lcsNeeded(b, prefix, this.a - lacked)
-    if (need === NEVER) return -1
-    // Enough letters, but in another order: the common subsequence tells (most survivors stop here).
-    if (need > 0) {
-      const reached = this.lcs
-        ? this.lcs.reaches(codes, start, start + b, need)
-        : this.longLcs(this.strings[layout.order[position] as number] as string) >= need
-      if (!reached) return -1
+    const need = this.lcsNeeded(layout.lengthAt(position), prefix, this.a - lacked)
+    if (need === NEVER) return
+    if (need === 0) return this.score(layout, position)
+    // Enough letters, but in another order: the common subsequence tells (most survivors stop there).
+    if (this.a > MAX_REACH_QUERY) {
+      if (this.longLcs(this.strings[layout.order[position] as number] as string) >= need)
+        this.score(layout, position)
+      return
     }
-    return jaroWinklerAtLeast(
-      this.query,
-      this.strings[layout.order[position] as number] as string,
-      this.floor,
-    )
+    if (layout !== this.layout) this.readFrom(layout)
+    const batch = layout.kernel.batch
+    batch[2 * this.waiting] = position
+    this.waitingNeeds[this.waiting] = need
+    this.waiting += 1
+    if (this.waiting === BATCH) this.flush()
+  }
+
+  /** Checks the waiting survivors' LCS and scores those reaching their need. */
+  flush(): void {
+    const layout = this.layout
+    const count = this.waiting
+    if (!layout || count === 0) return
+    this.waiting = 0
+    layout.kernel.reach(count, this.a)
+    const batch = layout.kernel.batch
+    for (let i = 0; i < count; i += 1)
+      if ((batch[2 * i + 1] as number) >= (this.waitingNeeds[i] as number))
+        this.score(layout, batch[2 * i] as number)
+  }
+
+  private score(layout: LackCounter, position: number): void {
+    const id = layout.order[position] as number
+    const similarity = jaroWinklerAtLeast(this.query, this.strings[id] as string, this.floor)
+    if (similarity >= this.floor) this.visit(id, similarity)
   }
 
   /**
@@ -94,22 +110,28 @@ export class SurvivorCheck {
     return NEVER
   }
 
-  /** The query's prefix and LCS tables in `layout`'s symbols (a search reads one layout, then the other). */
+  /** Sets the query's masks in `layout`'s kernel, in its symbols (a search reads one layout, then the other). */
   private readFrom(layout: LackCounter): void {
+    this.flush()
     this.release()
-    const symbolOf = (code: number) => layout.symbolOf(code)
     this.layout = layout
-    this.head = Int32Array.from({ length: Math.min(4, this.a) }, (_, i) => symbolOf(this.query.charCodeAt(i)))
-    this.lcs = CodesLcs.of(this.query, symbolOf)
+    this.symbols = Int32Array.from({ length: this.a }, (_, i) => layout.symbolOf(this.query.charCodeAt(i)))
+    const masks = layout.kernel.masks
+    this.symbols.forEach((symbol, i) => {
+      if (symbol >= 0)
+        masks[2 * symbol + (i >>> 5)] = (masks[2 * symbol + (i >>> 5)] as number) | (1 << (i & 31))
+    })
   }
 
-  /** Lends the LCS tables back (`CodesLcs.release`). */
+  /** Clears the query's masks from the kernel, with what is waiting (after a search ends or fails). */
   release(): void {
-    this.lcs?.release()
-    this.lcs = undefined
+    const masks = this.layout?.kernel.masks
+    if (masks) for (const symbol of this.symbols) if (symbol >= 0) masks.fill(0, 2 * symbol, 2 * symbol + 2)
+    this.layout = undefined
+    this.waiting = 0
   }
 
-  /** Queries longer than `CodesLcs` handles (over 64 characters) are compared on strings. */
+  /** Queries longer than the kernel's row (over 64 characters) are compared on strings. */
   private longLcs(text: string): number {
     this.lcsOfString ??= lcsLengthWith(this.query)
     return this.lcsOfString(text)
