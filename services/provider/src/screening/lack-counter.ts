@@ -1,5 +1,5 @@
 import { LETTER_BINS } from '../matching/letter-counts'
-import { LackCountKernel } from './lack-count-kernel'
+import { LackCountKernel, RECORDS } from './lack-count-kernel'
 import type { Tick } from './search-budget'
 
 /** Occurrences counted per character bin: "holds at least k of bin c" for k = 1..8 is one bit per string. */
@@ -86,6 +86,11 @@ export class LackCounter {
 
   /** Row offsets of the current search's tokens. */
   private readonly rows = new Int32Array(TOKENS)
+  /** The survivors of one scan (at most 128 per record), and what each lacks. */
+  private readonly found = new Int32Array(128 * RECORDS)
+  private readonly foundLacked = new Int32Array(128 * RECORDS)
+  /** What touching the survivors' starts and heads read: kept so that the reads are not optimized away. */
+  private touched = 0
 
   /**
    * The layout of `order` (ids into `strings`), from their character counts (`countLetters`, 32 per string).
@@ -190,6 +195,8 @@ export class LackCounter {
   private offerRecords(scope: Scope): void {
     const { words } = this.kernel
     const { from, to, start } = scope
+    const { found, foundLacked } = this
+    let count = 0
     for (let r = 0; r < this.kernel.recordCount(); r += 1) {
       const at = this.kernel.recordAt(r)
       const block = words[at] as number
@@ -199,13 +206,26 @@ export class LackCounter {
         while (survivors !== 0) {
           const bit = 31 - Math.clz32(survivors)
           survivors ^= 1 << bit
-          let count = 0
+          let planes = 0
           for (let plane = 0; plane < PLANES; plane += 1)
-            count |= (((words[at + 8 + 4 * plane + lane] as number) >>> bit) & 1) << plane
-          this.offer(first + bit, count - start, scope)
+            planes |= (((words[at + 8 + 4 * plane + lane] as number) >>> bit) & 1) << plane
+          found[count] = first + bit
+          foundLacked[count] = planes - start
+          count += 1
         }
       }
     }
+    // Survivors are sparse (one in 30 for a long query): each one's start and head is a cache miss. Read all of
+    // them first, loads that do not wait on one another, so that the misses overlap rather than come in turn.
+    const { starts } = this.kernel
+    const heads = this.heads
+    let touched = 0
+    for (let i = 0; i < count; i += 1) {
+      const position = found[i] as number
+      touched |= (starts[position] as number) ^ (heads[position] as number)
+    }
+    this.touched |= touched
+    for (let i = 0; i < count; i += 1) this.offer(found[i] as number, foundLacked[i] as number, scope)
   }
 
   /**
