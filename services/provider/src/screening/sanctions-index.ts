@@ -36,6 +36,9 @@ export interface SanctionsQuery extends ScreeningChoices {
  * - the whole name: a `JaroWinklerIndex` over whole names finds every name whose similarity reaches it.
  * Scores are added in the scorer's order from the same similarities, so they are the scan's to the last bit.
  */
+/** Candidates from which they are scored in name order, read from the `seen` bits (a pass over 128 KB). */
+const SORTED_CANDIDATES = 512
+
 export class SanctionsIndex implements ListedNames {
   private generation = 0
   private readonly similarities: PartSimilarities
@@ -261,13 +264,29 @@ export class SanctionsIndex implements ListedNames {
     }
     // Skeletons have no whole-name form.
     if (!skeletal) this.wholeIndex.forEachAtLeast(query.whole, floor, false, visitWhole, tick)
-    return candidates
+    // Scored in name order when they are many: their parts, entries and flags are then read front to back, not
+    // a cache miss each (a query holding AL- has thousands). The ranking does not depend on the order.
+    return candidates.length < SORTED_CANDIDATES ? candidates : setBits(seen)
   }
 
   /** The whole-name similarity of `name` when this search found it reaching the floor, else undefined. */
   private wholeSimilarity(name: number): number | undefined {
     return this.wholeFound.get(name)
   }
+}
+
+/** The positions of the bits set in `bits`, in order. */
+function setBits(bits: Int32Array): number[] {
+  const positions: number[] = []
+  for (let word = 0; word < bits.length; word += 1) {
+    let left = bits[word] as number
+    while (left !== 0) {
+      const bit = 31 - Math.clz32(left & -left)
+      positions.push((word << 5) + bit)
+      left &= left - 1
+    }
+  }
+  return positions
 }
 
 /** The vocabulary ids of the parts of rows written in an abjad (`ABJAD`). */
