@@ -106,10 +106,15 @@ export class JaroWinklerIndex {
         fourth: a > 3 ? query.charCodeAt(3) : -1,
         spares: [this.spare(a, floor, 2).spare, this.spare(a, floor, 3).spare, this.spare(a, floor, 4).spare],
       }
+      const one: PrefixRule = { shared: 1 }
+      const [spareOne, spareBoth] = [this.spare(a, floor, 1), this.spare(a, floor, 4)]
       for (const run of this.runs.get(initial) ?? []) {
-        const rule: PrefixRule = run.second === second ? both : { shared: 1 }
-        const spare = this.spare(a, floor, rule.shared === 2 ? 4 : 1)
-        this.survivorsIn(this.byPrefix, run.start, run.end, spare, tokens, { rule, sink: check, tick })
+        const shared = run.second === second
+        this.survivorsIn(this.byPrefix, run.start, run.end, shared ? spareBoth : spareOne, tokens, {
+          rule: shared ? both : one,
+          sink: check,
+          tick,
+        })
       }
       if (!sameInitial && this.byLength) {
         // Strings of the query's initial were all seen above (rule 0 leaves them out).
