@@ -9,7 +9,7 @@ import { prepareListedName, prepareQueryName } from '../src/matching/prepare-nam
 import { SanctionsIndex, type SanctionsQuery } from '../src/screening/sanctions-index'
 import { SanctionsScan } from '../test/support-sanctions-scan'
 import { generatedEntries, screeningQueries } from '../scripts/screening-queries'
-import { median, percentile, round, time } from './stats'
+import { median, memoryHeldMb, percentile, round, time } from './stats'
 
 const ROUNDS = 3
 const QUERIES = 1000
@@ -23,19 +23,12 @@ const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.le
 const sample = <T>(values: T[]) => values.filter((_, i) => i % SAMPLE_EVERY === 0)
 const ms = (value: number) => round(value, 3)
 
-/** Heap and array-buffer megabytes held after a collection. */
-function memoryMb(): number {
-  global.gc?.()
-  const { heapUsed, arrayBuffers } = process.memoryUsage()
-  return (heapUsed + arrayBuffers) / 1024 / 1024
-}
-
 /** An index built while the memory it holds is measured. */
 function buildMeasured(entries: readonly SanctionEntry[], partCacheSize?: number) {
-  const before = memoryMb()
+  const before = memoryHeldMb()
   let index!: SanctionsIndex
   const buildMs = time(() => (index = SanctionsIndex.build(entries, { partCacheSize })))
-  return { index, buildMs, memoryMb: memoryMb() - before }
+  return { index, buildMs, memoryMb: memoryHeldMb() - before }
 }
 
 /**

@@ -7,18 +7,12 @@ import { SanctionsIndex } from '../src/screening/sanctions-index'
 import { SanctionsScan } from '../test/support-sanctions-scan'
 import { multiScriptEntries } from '../scripts/multi-script-entries'
 import { screeningQueries } from '../scripts/screening-queries'
-import { percentile, round, time } from './stats'
+import { memoryHeldMb, percentile, round, time } from './stats'
 
 const QUERIES = 1000
 const RECALL_QUERIES = 100
 const GENERATED = 1_000_000
 const LISTS = ['ofac-sdn-2024', 'ofac-consolidated', 'un-consolidated', 'us-csl', 'opensanctions-ftm']
-
-function memoryMb(): number {
-  global.gc?.()
-  const { heapUsed, arrayBuffers } = process.memoryUsage()
-  return (heapUsed + arrayBuffers) / 1024 / 1024
-}
 
 const screen = (name: string, limit = 20) => ({ name, threshold: 85, limit })
 
@@ -49,7 +43,7 @@ function recall(index: SanctionsIndex, entries: readonly SanctionEntry[]): numbe
 export async function benchScale() {
   const reference = locateReferenceData(__dirname)
   const logger = createLogger({ name: 'bench', level: 'silent' })
-  let before = memoryMb()
+  let before = memoryHeldMb()
   const started = performance.now()
   const lists = await SanctionsLists.load(
     LISTS.map((list) => join(reference, list)),
@@ -57,7 +51,7 @@ export async function benchScale() {
   )
   const loadMs = performance.now() - started
   const all = lists.current().index
-  const allMb = memoryMb() - before
+  const allMb = memoryHeldMb() - before
   const entries = all.entries
   const rows = [
     {
@@ -80,14 +74,14 @@ export async function benchScale() {
     },
   ]
   const generated = multiScriptEntries(entries, GENERATED, 3)
-  before = memoryMb()
+  before = memoryHeldMb()
   let big!: SanctionsIndex
   const buildMs = time(() => (big = SanctionsIndex.build(generated)))
   rows.push(
     {
       benchmark: `${GENERATED} generated multi-script names (${big.nameCount} name forms): build / memory held`,
       metric: 'ms / MB',
-      value: `${Math.round(buildMs)} / ${Math.round(memoryMb() - before)}`,
+      value: `${Math.round(buildMs)} / ${Math.round(memoryHeldMb() - before)}`,
       target: '',
     },
     {

@@ -16,3 +16,13 @@ export function time(run: () => unknown): number {
 /** The middle value of a sample. */
 export const median = (values: number[]) =>
   [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN
+
+/**
+ * Megabytes held after a collection: the heap and what lives outside it, array buffers and the screening
+ * kernel's WebAssembly memories (`external` counts both; `arrayBuffers` alone misses the latter).
+ */
+export function memoryHeldMb(): number {
+  global.gc?.()
+  const { heapUsed, external } = process.memoryUsage()
+  return (heapUsed + external) / 1024 / 1024
+}

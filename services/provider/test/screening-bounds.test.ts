@@ -83,24 +83,32 @@ describe('the bounds the index prunes with never rule out a pair that reaches th
   })
 
   it.each([false, true])(
-    'LackCountKernel.reach gives the same LCS, a batch at a time, for queries of up to 64 characters (two-byte symbols: %s)',
+    'LackCountKernel.reach tells whether the LCS reaches each need around it, a batch at a time, for queries of up to 64 characters (two-byte symbols: %s)',
     (wide) => {
       const texts = pairs.map(([, b]) => b)
       const kernel = kernelOf(texts, wide)
-      const got: [string, string, number][] = []
+      const got: [string, string, number, boolean][] = []
       const expected: typeof got = []
       pairs.forEach(([a], i) => {
         if (a.length > MAX_REACH_QUERY) return
-        // Its own pair's text and the next ones: a full batch, read in one call.
-        const positions = Array.from({ length: i % 40 === 0 ? BATCH : 1 }, (_, k) => (i + k) % texts.length)
-        positions.forEach((position, k) => (kernel.batch[2 * k] = position))
+        // Its own pair's text and (every 40th) the next ones, read in one call, each asked exact − 1, exact and
+        // exact + 1.
+        const positions = Array.from(
+          { length: i % 40 === 0 ? Math.floor(BATCH / 3) : 1 },
+          (_, t) => (i + t) % texts.length,
+        )
+        const items = positions.flatMap((position) => {
+          const exact = lcsByTable(a, texts[position] as string)
+          return [-1, 0, 1].map((step) => ({ position, exact, need: exact + step }))
+        })
+        items.forEach(({ position, need }, k) => kernel.batch.set([position, need], 2 * k))
         setMasks(kernel, a, wide, 1)
-        kernel.reach(positions.length, a.length)
+        kernel.reach(items.length, a.length)
         setMasks(kernel, a, wide, 0)
-        positions.forEach((position, k) => {
+        items.forEach(({ position, need }, k) => {
           const text = texts[position] as string
-          got.push([a, text, kernel.batch[2 * k + 1] as number])
-          expected.push([a, text, lcsByTable(a, text)])
+          got.push([a, text, need, (kernel.batch[2 * k + 1] as number) >= need])
+          expected.push([a, text, need, (items[k]?.exact as number) >= need])
         })
       })
       expect(got).toEqual(expected)

@@ -105,7 +105,10 @@ export class LackCountKernel {
     return (OUT + 16) / 4 + r * RECORD_WORDS
   }
 
-  /** The LCS of the query of `a` characters (its `masks` set) with the strings of the first `count` pairs. */
+  /**
+   * Whether the LCS of the query of `a` characters (its `masks` set) with the string of each of the first `count`
+   * (position, need) pairs reaches its need: need is overwritten by a number at least need exactly when it does.
+   */
   reach(count: number, a: number): void {
     this.reachAll(BATCH_AT, count, MASKS_AT, this.startsAt, this.codesAt, this.wide, a)
   }

@@ -117,15 +117,17 @@
         (br $blocks)))
     (i32.store (local.get $out) (local.get $n))
     (local.get $block))
-;; For each of the `count` (position, need) pairs at `batch`, writes over need the length of the longest
-  ;; common subsequence of the query with the string at position: the bit-parallel row of Allison and Dix
-  ;; (Hyyrö 2004) in one i64, for a query of `a` characters (1 to 64). The strings' first symbols are all read first:
-  ;; loads that do not wait on one another, so that their cache misses overlap instead of coming one by one.
+  ;; For each of the `count` (position, need) pairs at `batch`, whether the longest common subsequence of the
+  ;; query with the string at position reaches need: writes over need the LCS of the string's first characters,
+  ;; as far as it takes to tell, so a number at least need exactly when the whole LCS is. The bit-parallel row of
+  ;; Allison and Dix (Hyyrö 2004) in one i64, for a query of `a` characters (1 to 64). The strings' first symbols
+  ;; are all read first: loads that do not wait on one another, so that their cache misses overlap instead of
+  ;; coming one by one.
   (func (export "reach")
     (param $batch i32) (param $count i32) (param $masks i32) (param $starts i32) (param $codes i32)
     (param $wide i32) (param $a i32)
     (local $i i32) (local $item i32) (local $j i32) (local $end i32) (local $touched i32)
-    (local $row i64) (local $u i64) (local $top i64)
+    (local $row i64) (local $u i64) (local $top i64) (local $need i32) (local $lcs i32) (local $stop i32)
     (local.set $top (i64.shr_u (i64.const -1) (i64.extend_i32_u (i32.sub (i32.const 64) (local.get $a)))))
     (block $touched_all
       (loop $touch
@@ -145,29 +147,44 @@
         (local.set $j (i32.load (i32.add (local.get $starts) (i32.shl (i32.load (local.get $item)) (i32.const 2)))))
         (local.set $end (i32.load offset=4 (i32.add (local.get $starts) (i32.shl (i32.load (local.get $item)) (i32.const 2)))))
         (local.set $row (i64.const -1))
-        (if (local.get $wide)
-          (then
-            (block $wide_done
-              (loop $wide_row
-                (br_if $wide_done (i32.ge_u (local.get $j) (local.get $end)))
-                (local.set $u (i64.and (local.get $row) (i64.load (i32.add (local.get $masks)
-                  (i32.shl (i32.load16_u (i32.add (local.get $codes) (i32.shl (local.get $j) (i32.const 1)))) (i32.const 3))))))
-                (local.set $row (i64.or (i64.add (local.get $row) (local.get $u))
-                  (i64.and (local.get $row) (i64.xor (local.get $u) (i64.const -1)))))
-                (local.set $j (i32.add (local.get $j) (i32.const 1)))
-                (br $wide_row))))
-          (else
-            (block $narrow_done
-              (loop $narrow_row
-                (br_if $narrow_done (i32.ge_u (local.get $j) (local.get $end)))
-                (local.set $u (i64.and (local.get $row) (i64.load (i32.add (local.get $masks)
-                  (i32.shl (i32.load8_u (i32.add (local.get $codes) (local.get $j))) (i32.const 3))))))
-                (local.set $row (i64.or (i64.add (local.get $row) (local.get $u))
-                  (i64.and (local.get $row) (i64.xor (local.get $u) (i64.const -1)))))
-                (local.set $j (i32.add (local.get $j) (i32.const 1)))
-                (br $narrow_row)))))
-        (i32.store offset=4 (local.get $item)
-          (i32.wrap_i64 (i64.popcnt (i64.and (i64.xor (local.get $row) (i64.const -1)) (local.get $top)))))
+        (local.set $need (i32.load offset=4 (local.get $item)))
+        (local.set $lcs (i32.const 0))
+        ;; The LCS grows by at most one per character: with `lcs` so far and end − j characters to go, the answer
+        ;; is not known before min(lcs + end − j − need + 1, need − lcs) more, so the row is counted only then.
+        (block $known
+          (loop $steps
+            (br_if $known (i32.ge_s (local.get $lcs) (local.get $need)))
+            (br_if $known (i32.lt_s (i32.add (local.get $lcs) (i32.sub (local.get $end) (local.get $j))) (local.get $need)))
+            (local.set $stop (i32.add (i32.add (local.get $lcs) (i32.sub (local.get $end) (local.get $j)))
+              (i32.sub (i32.const 1) (local.get $need))))
+            (if (i32.gt_s (local.get $stop) (i32.sub (local.get $need) (local.get $lcs)))
+              (then (local.set $stop (i32.sub (local.get $need) (local.get $lcs)))))
+            (local.set $stop (i32.add (local.get $j) (local.get $stop)))
+            ;; One loop per symbol size: the size is known for the whole layout, not tested per character.
+            (if (local.get $wide)
+              (then
+                (block $wide_done
+                  (loop $wide_row
+                    (br_if $wide_done (i32.ge_u (local.get $j) (local.get $stop)))
+                    (local.set $u (i64.and (local.get $row) (i64.load (i32.add (local.get $masks)
+                      (i32.shl (i32.load16_u (i32.add (local.get $codes) (i32.shl (local.get $j) (i32.const 1)))) (i32.const 3))))))
+                    (local.set $row (i64.or (i64.add (local.get $row) (local.get $u))
+                      (i64.and (local.get $row) (i64.xor (local.get $u) (i64.const -1)))))
+                    (local.set $j (i32.add (local.get $j) (i32.const 1)))
+                    (br $wide_row))))
+              (else
+                (block $narrow_done
+                  (loop $narrow_row
+                    (br_if $narrow_done (i32.ge_u (local.get $j) (local.get $stop)))
+                    (local.set $u (i64.and (local.get $row) (i64.load (i32.add (local.get $masks)
+                      (i32.shl (i32.load8_u (i32.add (local.get $codes) (local.get $j))) (i32.const 3))))))
+                    (local.set $row (i64.or (i64.add (local.get $row) (local.get $u))
+                      (i64.and (local.get $row) (i64.xor (local.get $u) (i64.const -1)))))
+                    (local.set $j (i32.add (local.get $j) (i32.const 1)))
+                    (br $narrow_row)))))
+            (local.set $lcs (i32.wrap_i64 (i64.popcnt (i64.and (i64.xor (local.get $row) (i64.const -1)) (local.get $top)))))
+            (br $steps)))
+        (i32.store offset=4 (local.get $item) (local.get $lcs))
         (local.set $i (i32.add (local.get $i) (i32.const 1)))
         (br $items))))
 )

@@ -20,7 +20,7 @@ export class SurvivorCheck implements SurvivorSink {
   private layout: LackCounter | undefined
   /** The query's characters as the layout's symbols (−1: in no string of it). */
   private symbols = new Int32Array(0)
-  /** The batch's needs: the kernel writes each one's LCS over it. */
+  /** The batch's needs, kept here too: the kernel writes over its copy. */
   private readonly waitingNeeds = new Int32Array(BATCH)
   private waiting = 0
   private lcsOfString: ((text: string) => number) | undefined
@@ -59,6 +59,7 @@ export class SurvivorCheck implements SurvivorSink {
     if (layout !== this.layout) this.readFrom(layout)
     const batch = layout.kernel.batch
     batch[2 * this.waiting] = position
+    batch[2 * this.waiting + 1] = need
     this.waitingNeeds[this.waiting] = need
     this.waiting += 1
     if (this.waiting === BATCH) this.flush()
