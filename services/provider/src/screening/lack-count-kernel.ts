@@ -3,7 +3,7 @@ import { LACK_COUNT_WASM } from './lack-count-wasm'
 /** Blocks with a survivor written per `scan` call (lack-count.wat): 8 KB of records. */
 export const RECORDS = 64
 /** A record's size in 32-bit words: block, survivors, six counter planes, each 16 bytes. */
-export const RECORD_WORDS = 32
+const RECORD_WORDS = 32
 /** (position, need) pairs per `reach` call. */
 export const BATCH = 64
 /** Query characters `reach` takes: its row is one i64. */
@@ -51,7 +51,7 @@ export class LackCountKernel {
   readonly codes: Uint8Array | Uint16Array
   /** Two 32-bit words per symbol (low, high): the query's positions holding it. */
   readonly masks: Int32Array
-  /** (position, need) pairs for `reach`, which writes each one's LCS over its need. */
+  /** (position, need) pairs for `reach`, which writes over each need whether the LCS reaches it. */
   readonly batch: Int32Array
   private readonly wide: number
   private readonly scanBlocks: (...args: number[]) => number

@@ -1,13 +1,17 @@
-;; The counting loop of `LackCounter.survivors`, 128 strings per operation (WebAssembly SIMD).
+;; The kernel of the whole-name index, in WebAssembly with SIMD: `scan` counts the query's letters each string
+;; lacks, 128 strings per operation (`LackCounter.survivors`), and `reach` tells whether survivors' LCS with the
+;; query reaches what their Jaro-Winkler bound needs (`SurvivorCheck`).
 ;; Compiled by `pnpm --filter @pf/provider wasm` into lack-count-wasm.ts; a test keeps the two in step.
 ;;
 ;; Memory, laid out by LackCountKernel (lack-count-kernel.ts):
-;;   out:   the record count (i32), at out + 4 what `reach` touched, then from out + 16 up to `cap` records of 128 bytes:
+;;   out:   the record count (i32), then from out + 16 up to `cap` records of 128 bytes:
 ;;          block (i32, padded to 16 bytes), survivors (v128: lanes of strings lacking no more than allowed),
 ;;          then the six counter planes c0..c5 (v128 each)
 ;;   rows:  one i32 per query token, the byte offset of its row; a row holds one v128 per block of 128 strings,
 ;;          bit i of lane j set when the string at 128 block + 32 j + i holds the token
-;;   batch: (position, need) pairs of i32 for `reach`, which writes each one's LCS over its need
+;;   batch: (position, need) pairs of i32 for `reach`, which writes over each need a number at least need exactly
+;;          when the LCS reaches it
+;;   4:     what `reach` touched (kept, so that its first reads are not optimized away)
 ;;   masks: one i64 per symbol, bit i set where the query holds it at position i (the query's symbols only)
 ;;   starts, codes: the strings' symbols, codes[starts[p] .. starts[p + 1]) for position p, one byte each or
 ;;          two (`wide`: the shift of a symbol's size)

@@ -24,9 +24,12 @@ export type PrefixRule =
   | { shared: 1 }
   | { shared: 2; third: number; fourth: number; spares: readonly [Int32Array, Int32Array, Int32Array] }
 
-/** Where a layout's survivors go: with what they lack and their exact Winkler prefix. */
+/**
+ * Where a layout's survivors go: with their length, what they lack and the Winkler prefix their rule gives (exact
+ * but for a string or query shorter than it).
+ */
 export interface SurvivorSink {
-  offer(layout: LackCounter, position: number, lacked: number, prefix: number): void
+  offer(layout: LackCounter, position: number, length: number, lacked: number, prefix: number): void
 }
 
 /** Where `survivors` is in one search. */
@@ -235,15 +238,10 @@ export class LackCounter {
   private offer(position: number, lacked: number, { spare, rule, sink }: Scope): void {
     const length = this.lengthAt(position)
     const head = this.heads[position] as number
-    if (rule.shared === 0) {
-      if (head >>> 16 === rule.initial) return
-      if (lacked <= (spare[length] as number)) sink.offer(this, position, lacked, 0)
-    } else if (rule.shared === 1) {
-      if (lacked <= (spare[length] as number)) sink.offer(this, position, lacked, 1)
-    } else {
-      const more = head >>> 16 !== rule.third ? 0 : (head & 0xffff) !== rule.fourth ? 1 : 2
-      if (lacked <= (rule.spares[more][length] as number)) sink.offer(this, position, lacked, 2 + more)
-    }
+    if (rule.shared === 0 && head >>> 16 === rule.initial) return
+    const more = rule.shared !== 2 || head >>> 16 !== rule.third ? 0 : (head & 0xffff) !== rule.fourth ? 1 : 2
+    const allowed = rule.shared === 2 ? rule.spares[more][length] : spare[length]
+    if (lacked <= (allowed as number)) sink.offer(this, position, length, lacked, rule.shared + more)
   }
 }
 

@@ -42,12 +42,13 @@ export class SurvivorCheck implements SurvivorSink {
   }
 
   /**
-   * A survivor at `position` of `layout`, lacking `lacked` of the query's occurrence tokens, sharing a Winkler
-   * prefix of `prefix` with it: left out, scored now, or batched for its LCS.
+   * A survivor at `position` of `layout`, `length` long, lacking `lacked` of the query's occurrence tokens,
+   * sharing a Winkler prefix of `prefix` with it (capped here by both lengths, which makes it exact): left out,
+   * scored now, or batched for its LCS.
    */
-  offer(layout: LackCounter, position: number, lacked: number, prefix: number): void {
+  offer(layout: LackCounter, position: number, length: number, lacked: number, prefix: number): void {
     // At most a − lacked letters are shared (`LackCounter.survivors`).
-    const need = this.lcsNeeded(layout.lengthAt(position), prefix, this.a - lacked)
+    const need = this.lcsNeeded(length, Math.min(prefix, this.a, length), this.a - lacked)
     if (need === NEVER) return
     if (need === 0) return this.score(layout, position)
     // Enough letters, but in another order: the common subsequence tells (most survivors stop there).
