@@ -83,8 +83,9 @@ describe('the bounds the index prunes with never rule out a pair that reaches th
   })
 
   it.each([false, true])(
-    'LackCountKernel.reach tells whether the LCS reaches each need around it, a batch at a time, for queries of up to 64 characters (two-byte symbols: %s)',
+    'LackCountKernel.reach tells whether the LCS reaches each need around it, a batch at a time, for queries of up to 64 characters, and leaves out the strings of the excluded initial (two-byte symbols: %s)',
     (wide) => {
+      const excluded = 'N'
       const texts = pairs.map(([, b]) => b)
       const kernel = kernelOf(texts, wide)
       const got: [string, string, number, boolean][] = []
@@ -101,17 +102,25 @@ describe('the bounds the index prunes with never rule out a pair that reaches th
           const exact = lcsByTable(a, texts[position] as string)
           return [-1, 0, 1].map((step) => ({ position, exact, need: exact + step }))
         })
-        items.forEach(({ position, need }, k) => kernel.batch.set([position, need], 2 * k))
+        items.forEach(({ position, need }, k) =>
+          kernel.batch.set(
+            [kernel.starts[position] as number, kernel.starts[position + 1] as number, need],
+            3 * k,
+          ),
+        )
         setMasks(kernel, a, wide, 1)
-        kernel.reach(items.length, a.length)
+        kernel.reach(items.length, a.length, symbolOf(excluded.charCodeAt(0), wide))
         setMasks(kernel, a, wide, 0)
         items.forEach(({ position, need }, k) => {
           const text = texts[position] as string
-          got.push([a, text, need, (kernel.batch[2 * k + 1] as number) >= need])
-          expected.push([a, text, need, (items[k]?.exact as number) >= need])
+          got.push([a, text, need, (kernel.batch[3 * k + 2] as number) >= need])
+          // A left-out string reaches no need a real one has (0 or more).
+          const reaches = text.startsWith(excluded) ? need < 0 : (items[k]?.exact as number) >= need
+          expected.push([a, text, need, reaches])
         })
       })
       expect(got).toEqual(expected)
+      expect(got.filter(([, text]) => text.startsWith(excluded)).length).toBeGreaterThan(100)
     },
   )
 

@@ -117,9 +117,9 @@ export class JaroWinklerIndex {
         })
       }
       if (!sameInitial && this.byLength) {
-        // Strings of the query's initial were all seen above (rule 0 leaves them out).
+        // Strings of the query's initial were all seen above (rule 0's sink leaves them out).
         const across = this.byLength
-        const rule: PrefixRule = { shared: 0, initial }
+        const rule: PrefixRule = { shared: 0 }
         this.survivorsIn(across, 0, across.order.length, this.spare(a, floor, 0), tokens, {
           rule,
           sink: check,

@@ -4,7 +4,7 @@ import { LACK_COUNT_WASM } from './lack-count-wasm'
 export const RECORDS = 64
 /** A record's size in 32-bit words: block, survivors, six counter planes, each 16 bytes. */
 const RECORD_WORDS = 32
-/** (position, need) pairs per `reach` call. */
+/** (start, end, need) triples per `reach` call. */
 export const BATCH = 64
 /** Query characters `reach` takes: its row is one i64. */
 export const MAX_REACH_QUERY = 64
@@ -12,7 +12,7 @@ export const MAX_REACH_QUERY = 64
 const OUT = 0
 const ROWS_AT = OUT + 16 + RECORDS * RECORD_WORDS * 4
 const BATCH_AT = ROWS_AT + 4096
-const MASKS_AT = BATCH_AT + BATCH * 8
+const MASKS_AT = BATCH_AT + BATCH * 12
 const PAGE = 65536
 
 // @types/node 20 declares no WebAssembly (the DOM library does): the little used here.
@@ -51,12 +51,11 @@ export class LackCountKernel {
   readonly codes: Uint8Array | Uint16Array
   /** Two 32-bit words per symbol (low, high): the query's positions holding it. */
   readonly masks: Int32Array
-  /** (position, need) pairs for `reach`, which writes over each need whether the LCS reaches it. */
+  /** (start, end, need) triples for `reach`, which writes over each need whether the LCS reaches it. */
   readonly batch: Int32Array
   private readonly wide: number
   private readonly scanBlocks: (...args: number[]) => number
   private readonly reachAll: (...args: number[]) => void
-  private readonly startsAt: number
   private readonly codesAt: number
 
   constructor({ positions, codeUnits, wide, bitWords }: KernelSizes) {
@@ -64,20 +63,20 @@ export class LackCountKernel {
     const instance = new WebAssembly.Instance(compiled)
     const memory = instance.exports.memory as WasmMemory
     this.wide = wide ? 1 : 0
-    this.startsAt = MASKS_AT + (wide ? 65536 : 256) * 8
-    this.codesAt = this.startsAt + (positions + 1) * 4
+    const startsAt = MASKS_AT + (wide ? 65536 : 256) * 8
+    this.codesAt = startsAt + (positions + 1) * 4
     const bitsAt = Math.ceil((this.codesAt + (codeUnits << this.wide)) / 16) * 16
     const bytes = bitsAt + bitWords * 4
     memory.grow(Math.max(0, Math.ceil(bytes / PAGE) - memory.buffer.byteLength / PAGE))
     const { buffer } = memory
     this.words = new Int32Array(buffer)
     this.bits = new Int32Array(buffer, bitsAt, bitWords)
-    this.starts = new Int32Array(buffer, this.startsAt, positions + 1)
+    this.starts = new Int32Array(buffer, startsAt, positions + 1)
     this.codes = wide
       ? new Uint16Array(buffer, this.codesAt, codeUnits)
       : new Uint8Array(buffer, this.codesAt, codeUnits)
     this.masks = new Int32Array(buffer, MASKS_AT, (wide ? 65536 : 256) * 2)
-    this.batch = new Int32Array(buffer, BATCH_AT, BATCH * 2)
+    this.batch = new Int32Array(buffer, BATCH_AT, BATCH * 3)
     this.scanBlocks = instance.exports.scan as (...args: number[]) => number
     this.reachAll = instance.exports.reach as (...args: number[]) => void
   }
@@ -106,10 +105,11 @@ export class LackCountKernel {
   }
 
   /**
-   * Whether the LCS of the query of `a` characters (its `masks` set) with the string of each of the first `count`
-   * (position, need) pairs reaches its need: need is overwritten by a number at least need exactly when it does.
+   * Whether the LCS of the query of `a` characters (its `masks` set) with the string `codes[start .. end)` of each
+   * of the first `count` (start, end, need) triples reaches its need: need is overwritten by a number at least
+   * need exactly when it does, and by −1 for a string starting with the symbol `excluded` (−1: none).
    */
-  reach(count: number, a: number): void {
-    this.reachAll(BATCH_AT, count, MASKS_AT, this.startsAt, this.codesAt, this.wide, a)
+  reach(count: number, a: number, excluded = -1): void {
+    this.reachAll(BATCH_AT, count, MASKS_AT, this.codesAt, this.wide, a, excluded)
   }
 }

@@ -9,12 +9,12 @@
 ;;          then the six counter planes c0..c5 (v128 each)
 ;;   rows:  one i32 per query token, the byte offset of its row; a row holds one v128 per block of 128 strings,
 ;;          bit i of lane j set when the string at 128 block + 32 j + i holds the token
-;;   batch: (position, need) pairs of i32 for `reach`, which writes over each need a number at least need exactly
-;;          when the LCS reaches it
+;;   batch: (start, end, need) triples of i32 for `reach`, which writes over each need a number at least need
+;;          exactly when the LCS of codes[start .. end) reaches it
 ;;   4:     what `reach` touched (kept, so that its first reads are not optimized away)
 ;;   masks: one i64 per symbol, bit i set where the query holds it at position i (the query's symbols only)
 ;;   starts, codes: the strings' symbols, codes[starts[p] .. starts[p + 1]) for position p, one byte each or
-;;          two (`wide`: the shift of a symbol's size)
+;;          two (`wide`: the shift of a symbol's size); `starts` is read by LackCounter only
 ;;
 ;; Counters start at 63 − allowed (`start`): one lack more than allowed carries out of the top plane. Two tokens
 ;; are added at a time (a half adder, then a full adder on plane 1 and a ripple above), and a block is left as
@@ -121,23 +121,23 @@
         (br $blocks)))
     (i32.store (local.get $out) (local.get $n))
     (local.get $block))
-  ;; For each of the `count` (position, need) pairs at `batch`, whether the longest common subsequence of the
-  ;; query with the string at position reaches need: writes over need the LCS of the string's first characters,
-  ;; as far as it takes to tell, so a number at least need exactly when the whole LCS is. The bit-parallel row of
-  ;; Allison and Dix (Hyyrö 2004) in one i64, for a query of `a` characters (1 to 64). The strings' first symbols
-  ;; are all read first: loads that do not wait on one another, so that their cache misses overlap instead of
-  ;; coming one by one.
+  ;; For each of the `count` (start, end, need) triples at `batch`, whether the longest common subsequence of the
+  ;; query with the string codes[start .. end) reaches need: writes over need the LCS of the string's first
+  ;; characters, as far as it takes to tell, so a number at least need exactly when the whole LCS is; −1 for a
+  ;; string starting with the symbol `excluded` (−1: none), whatever its need. The bit-parallel row of Allison
+  ;; and Dix (Hyyrö 2004) in one i64, for a query of `a` characters (1 to 64). The strings' first symbols are all
+  ;; read first: loads that do not wait on one another, so that their cache misses overlap instead of coming one
+  ;; by one.
   (func (export "reach")
-    (param $batch i32) (param $count i32) (param $masks i32) (param $starts i32) (param $codes i32)
-    (param $wide i32) (param $a i32)
-    (local $i i32) (local $item i32) (local $j i32) (local $end i32) (local $touched i32)
+    (param $batch i32) (param $count i32) (param $masks i32) (param $codes i32) (param $wide i32) (param $a i32)
+    (param $excluded i32)
+    (local $i i32) (local $item i32) (local $j i32) (local $end i32) (local $touched i32) (local $first i32)
     (local $row i64) (local $u i64) (local $top i64) (local $need i32) (local $lcs i32) (local $stop i32)
     (local.set $top (i64.shr_u (i64.const -1) (i64.extend_i32_u (i32.sub (i32.const 64) (local.get $a)))))
     (block $touched_all
       (loop $touch
         (br_if $touched_all (i32.ge_u (local.get $i) (local.get $count)))
-        (local.set $j (i32.load (i32.add (local.get $starts)
-          (i32.shl (i32.load (i32.add (local.get $batch) (i32.shl (local.get $i) (i32.const 3)))) (i32.const 2)))))
+        (local.set $j (i32.load (i32.add (local.get $batch) (i32.mul (local.get $i) (i32.const 12)))))
         (local.set $touched (i32.or (local.get $touched)
           (i32.load8_u (i32.add (local.get $codes) (i32.shl (local.get $j) (local.get $wide))))))
         (local.set $i (i32.add (local.get $i) (i32.const 1)))
@@ -147,12 +147,21 @@
     (block $done
       (loop $items
         (br_if $done (i32.ge_u (local.get $i) (local.get $count)))
-        (local.set $item (i32.add (local.get $batch) (i32.shl (local.get $i) (i32.const 3))))
-        (local.set $j (i32.load (i32.add (local.get $starts) (i32.shl (i32.load (local.get $item)) (i32.const 2)))))
-        (local.set $end (i32.load offset=4 (i32.add (local.get $starts) (i32.shl (i32.load (local.get $item)) (i32.const 2)))))
+        (local.set $item (i32.add (local.get $batch) (i32.mul (local.get $i) (i32.const 12))))
+        (local.set $j (i32.load (local.get $item)))
+        (local.set $end (i32.load offset=4 (local.get $item)))
         (local.set $row (i64.const -1))
-        (local.set $need (i32.load offset=4 (local.get $item)))
+        (local.set $need (i32.load offset=8 (local.get $item)))
         (local.set $lcs (i32.const 0))
+        (if (i32.lt_u (local.get $j) (local.get $end))
+          (then
+            (local.set $first (if (result i32) (local.get $wide)
+              (then (i32.load16_u (i32.add (local.get $codes) (i32.shl (local.get $j) (i32.const 1)))))
+              (else (i32.load8_u (i32.add (local.get $codes) (local.get $j))))))
+            (if (i32.eq (local.get $first) (local.get $excluded))
+              (then
+                (local.set $lcs (i32.const -1))
+                (local.set $need (i32.const -1))))))
         ;; The LCS grows by at most one per character: with `lcs` so far and end − j characters to go, the answer
         ;; is not known before min(lcs + end − j − need + 1, need − lcs) more, so the row is counted only then.
         (block $known
@@ -188,7 +197,7 @@
                     (br $narrow_row)))))
             (local.set $lcs (i32.wrap_i64 (i64.popcnt (i64.and (i64.xor (local.get $row) (i64.const -1)) (local.get $top)))))
             (br $steps)))
-        (i32.store offset=4 (local.get $item) (local.get $lcs))
+        (i32.store offset=8 (local.get $item) (local.get $lcs))
         (local.set $i (i32.add (local.get $i) (i32.const 1)))
         (br $items))))
 )

@@ -14,22 +14,31 @@ const SCAN_BLOCKS = 1024
 /**
  * What the strings searched share with the query at their start, which sets the spare they are held to and the
  * Winkler prefix their check uses, read from `heads` (no read of a survivor's codes, a cache miss):
- * - 0: another initial; the strings with the query's `initial` are left out (they are searched by prefix);
+ * - 0: any initial, in a layout ordered by length alone (it has no heads): survivors are offered with prefix 0,
+ *   and the sink leaves out those with the query's initial (they are searched by prefix), when it reads them;
  * - 1: the query's initial, another second character;
  * - 2: the query's first two characters: the prefix is 2 to 4 by the `third` and `fourth` (−1: none), and
  *   `spares` are those of a shared prefix of 2, 3 and 4.
  */
 export type PrefixRule =
-  | { shared: 0; initial: number }
+  | { shared: 0 }
   | { shared: 1 }
   | { shared: 2; third: number; fourth: number; spares: readonly [Int32Array, Int32Array, Int32Array] }
 
 /**
- * Where a layout's survivors go: with their length, what they lack and the Winkler prefix their rule gives (exact
- * but for a string or query shorter than it).
+ * Where a layout's survivors go: with where their codes start, their length, what they lack and the Winkler
+ * prefix their rule gives (exact but for a string or query shorter than it; 0 from rule 0, whose strings with the
+ * query's initial the sink leaves out).
  */
 export interface SurvivorSink {
-  offer(layout: LackCounter, position: number, length: number, lacked: number, prefix: number): void
+  offer(
+    layout: LackCounter,
+    position: number,
+    start: number,
+    length: number,
+    lacked: number,
+    prefix: number,
+  ): void
 }
 
 /** Where `survivors` is in one search. */
@@ -41,6 +50,8 @@ interface Scope {
   sink: SurvivorSink
   /** The counters' start, 63 − allowed, subtracted from a survivor's count for its lack. */
   start: number
+  /** In a layout ordered by length alone, the length of the last survivor offered (offers come in order). */
+  length: number
 }
 
 /** Two characters of a string from `from` on in one number (`heads`): 0xffff stands for none. */
@@ -78,9 +89,20 @@ export class LackCounter {
      * Undefined: the codes themselves, two bytes each.
      */
     private readonly ranks: Map<number, number> | undefined,
-    /** Each string's two characters from `headsFrom` (`headOf`), read in order beside its counters. */
-    private readonly heads: Int32Array,
+    /**
+     * Each string's two characters from `headsFrom` (`headOf`), read for rule 2; undefined in a layout ordered by
+     * length alone, where `lengthFirst[n]` is the first position of a string at least n long, `codeFirst[n]` where
+     * its codes start, so that a survivor's start is computed, not read (a cache miss).
+     */
+    private readonly heads: Int32Array | undefined,
+    private readonly lengthFirst: Int32Array,
+    private readonly codeFirst: Int32Array,
   ) {}
+
+  /** Ordered by length alone, searched with rule 0. */
+  get lengthOnly(): boolean {
+    return this.heads === undefined
+  }
 
   /** The symbol the codes hold for a UTF-16 code, or −1 for a code no string of the layout holds. */
   symbolOf(code: number): number {
@@ -97,13 +119,13 @@ export class LackCounter {
 
   /**
    * The layout of `order` (ids into `strings`), from their character counts (`countLetters`, 32 per string).
-   * `headsFrom`: where the two characters a `PrefixRule` reads start (0 for rule 0, 2 for rule 2).
+   * `headsFrom`: where the two characters rule 2 reads start (2); without it, `order` is by length alone.
    */
   static build(
     strings: readonly string[],
     counts: Uint8Array,
     order: Int32Array,
-    { headsFrom = 0 } = {},
+    { headsFrom }: { headsFrom?: number } = {},
   ): LackCounter {
     const words = 4 * Math.ceil(order.length / 128)
     const ranks = symbolRanks(strings, order)
@@ -127,8 +149,12 @@ export class LackCounter {
       }
     })
     layoutCodes(strings, order, kernel, ranks)
-    const heads = Int32Array.from(order, (id) => headOf(strings[id] as string, headsFrom))
-    return new LackCounter(order, kernel, words, ranks, heads)
+    if (headsFrom !== undefined) {
+      const heads = Int32Array.from(order, (id) => headOf(strings[id] as string, headsFrom))
+      return new LackCounter(order, kernel, words, ranks, heads, new Int32Array(0), new Int32Array(0))
+    }
+    const { lengthFirst, codeFirst } = lengthTables(kernel.starts)
+    return new LackCounter(order, kernel, words, ranks, undefined, lengthFirst, codeFirst)
   }
 
   /** Length of the string at `position`. */
@@ -166,10 +192,11 @@ export class LackCounter {
     { rule, sink, tick }: { rule: PrefixRule; sink: SurvivorSink; tick: Tick },
   ): void {
     if (from >= to) return
+    if ((rule.shared === 0) !== this.lengthOnly) throw new TypeError('rule 0 is for a layout by length alone')
     const rows = this.rows
     for (let k = 0; k < tokens.length; k += 1) rows[k] = (tokens[k] as number) * this.words
     this.kernel.setRows(rows, tokens.length)
-    const scope: Scope = { from, to, spare, rule, sink, start: 0 }
+    const scope: Scope = { from, to, spare, rule, sink, start: 0, length: this.lengthAt(from) }
     const end = ((to - 1) >>> 7) + 1
     for (let block = from >>> 7; block < end;) {
       // Blocks whose first string may lack as many (spare falls with length, lengths grow): one scan.
@@ -206,9 +233,11 @@ export class LackCounter {
       for (let lane = 0; lane < 4; lane += 1) {
         const first = (block << 7) + (lane << 5)
         let survivors = (words[at + 4 + lane] as number) & bitRange(from - first, to - first)
+        // Lowest first: survivors are offered in order.
         while (survivors !== 0) {
-          const bit = 31 - Math.clz32(survivors)
-          survivors ^= 1 << bit
+          const low = survivors & -survivors
+          const bit = 31 - Math.clz32(low)
+          survivors ^= low
           let planes = 0
           for (let plane = 0; plane < PLANES; plane += 1)
             planes |= (((words[at + 8 + 4 * plane + lane] as number) >>> bit) & 1) << plane
@@ -223,10 +252,11 @@ export class LackCounter {
     const { starts } = this.kernel
     const heads = this.heads
     let touched = 0
-    for (let i = 0; i < count; i += 1) {
-      const position = found[i] as number
-      touched |= (starts[position] as number) ^ (heads[position] as number)
-    }
+    if (heads)
+      for (let i = 0; i < count; i += 1) {
+        const position = found[i] as number
+        touched |= (starts[position] as number) ^ (heads[position] as number)
+      }
     this.touched |= touched
     for (let i = 0; i < count; i += 1) this.offer(found[i] as number, foundLacked[i] as number, scope)
   }
@@ -235,13 +265,30 @@ export class LackCounter {
    * Offers the string at `position` if it lacks no more than its own length and prefix allow: its block was
    * counted against its first, shortest string's allowance, and the run against the longest prefix it may share.
    */
-  private offer(position: number, lacked: number, { spare, rule, sink }: Scope): void {
-    const length = this.lengthAt(position)
-    const head = this.heads[position] as number
-    if (rule.shared === 0 && head >>> 16 === rule.initial) return
-    const more = rule.shared !== 2 || head >>> 16 !== rule.third ? 0 : (head & 0xffff) !== rule.fourth ? 1 : 2
-    const allowed = rule.shared === 2 ? rule.spares[more][length] : spare[length]
-    if (lacked <= (allowed as number)) sink.offer(this, position, length, lacked, rule.shared + more)
+  private offer(position: number, lacked: number, scope: Scope): void {
+    const { spare, rule, sink } = scope
+    const heads = this.heads
+    if (!heads) {
+      // By length alone: lengths grow with positions, offered in order.
+      let length = scope.length
+      while (position >= (this.lengthFirst[length + 1] as number)) length += 1
+      scope.length = length
+      const start =
+        (this.codeFirst[length] as number) + (position - (this.lengthFirst[length] as number)) * length
+      if (lacked <= (spare[length] as number)) sink.offer(this, position, start, length, lacked, 0)
+      return
+    }
+    const { starts } = this.kernel
+    const start = starts[position] as number
+    const length = (starts[position + 1] as number) - start
+    let more = 0
+    let allowed = spare[length] as number
+    if (rule.shared === 2) {
+      const head = heads[position] as number
+      more = head >>> 16 !== rule.third ? 0 : (head & 0xffff) !== rule.fourth ? 1 : 2
+      allowed = rule.spares[more as 0 | 1 | 2][length] as number
+    }
+    if (lacked <= allowed) sink.offer(this, position, start, length, lacked, rule.shared + more)
   }
 }
 
@@ -278,6 +325,25 @@ function layoutCodes(
     starts[position + 1] = start + text.length
     for (let i = 0; i < text.length; i += 1) codes[start + i] = symbol[text.charCodeAt(i)] as number
   })
+}
+
+/**
+ * For strings laid out by growing length (`starts`): the first position of a string at least n long, and where
+ * its codes start, for n up to the longest length + 1.
+ */
+function lengthTables(starts: Int32Array): { lengthFirst: Int32Array; codeFirst: Int32Array } {
+  const positions = starts.length - 1
+  const longest = positions > 0 ? (starts[positions] as number) - (starts[positions - 1] as number) : 0
+  const lengthFirst = new Int32Array(longest + 2)
+  const codeFirst = new Int32Array(longest + 2)
+  let position = 0
+  for (let n = 0; n <= longest + 1; n += 1) {
+    while (position < positions && (starts[position + 1] as number) - (starts[position] as number) < n)
+      position += 1
+    lengthFirst[n] = position
+    codeFirst[n] = starts[position] as number
+  }
+  return { lengthFirst, codeFirst }
 }
 
 /** Bits [from, to) of a 32-bit word, the bounds clamped to [0, 32]. */

@@ -20,7 +20,10 @@ export class SurvivorCheck implements SurvivorSink {
   private layout: LackCounter | undefined
   /** The query's characters as the layout's symbols (−1: in no string of it). */
   private symbols = new Int32Array(0)
-  /** The batch's needs, kept here too: the kernel writes over its copy. */
+  /** The symbol whose strings the layout's kernel leaves out: the query's initial in a layout searched by rule 0. */
+  private excluded = -1
+  /** The batch's positions and needs, kept here: the kernel writes over its needs. */
+  private readonly waitingPositions = new Int32Array(BATCH)
   private readonly waitingNeeds = new Int32Array(BATCH)
   private waiting = 0
   private lcsOfString: ((text: string) => number) | undefined
@@ -42,25 +45,37 @@ export class SurvivorCheck implements SurvivorSink {
   }
 
   /**
-   * A survivor at `position` of `layout`, `length` long, lacking `lacked` of the query's occurrence tokens,
-   * sharing a Winkler prefix of `prefix` with it (capped here by both lengths, which makes it exact): left out,
-   * scored now, or batched for its LCS.
+   * A survivor at `position` of `layout`, its codes from `start`, `length` long, lacking `lacked` of the query's
+   * occurrence tokens, sharing a Winkler prefix of `prefix` with it (capped here by both lengths, which makes it
+   * exact): left out, scored now, or batched for its LCS. With prefix 0 (rule 0), a string with the query's
+   * initial is left out: it was searched by prefix.
    */
-  offer(layout: LackCounter, position: number, length: number, lacked: number, prefix: number): void {
+  offer(
+    layout: LackCounter,
+    position: number,
+    start: number,
+    length: number,
+    lacked: number,
+    prefix: number,
+  ): void {
     // At most a − lacked letters are shared (`LackCounter.survivors`).
     const need = this.lcsNeeded(length, Math.min(prefix, this.a, length), this.a - lacked)
     if (need === NEVER) return
-    if (need === 0) return this.score(layout, position)
+    if (need === 0 && prefix > 0) return this.score(layout, position)
     // Enough letters, but in another order: the common subsequence tells (most survivors stop there).
     if (this.a > MAX_REACH_QUERY) {
-      if (this.longLcs(this.strings[layout.order[position] as number] as string) >= need)
-        this.score(layout, position)
+      const text = this.strings[layout.order[position] as number] as string
+      if (prefix === 0 && text.charCodeAt(0) === this.query.charCodeAt(0)) return
+      if (this.longLcs(text) >= need) this.score(layout, position)
       return
     }
     if (layout !== this.layout) this.readFrom(layout)
     const batch = layout.kernel.batch
-    batch[2 * this.waiting] = position
-    batch[2 * this.waiting + 1] = need
+    const at = 3 * this.waiting
+    batch[at] = start
+    batch[at + 1] = start + length
+    batch[at + 2] = need
+    this.waitingPositions[this.waiting] = position
     this.waitingNeeds[this.waiting] = need
     this.waiting += 1
     if (this.waiting === BATCH) this.flush()
@@ -72,11 +87,11 @@ export class SurvivorCheck implements SurvivorSink {
     const count = this.waiting
     if (!layout || count === 0) return
     this.waiting = 0
-    layout.kernel.reach(count, this.a)
+    layout.kernel.reach(count, this.a, this.excluded)
     const batch = layout.kernel.batch
     for (let i = 0; i < count; i += 1)
-      if ((batch[2 * i + 1] as number) >= (this.waitingNeeds[i] as number))
-        this.score(layout, batch[2 * i] as number)
+      if ((batch[3 * i + 2] as number) >= (this.waitingNeeds[i] as number))
+        this.score(layout, this.waitingPositions[i] as number)
   }
 
   private score(layout: LackCounter, position: number): void {
@@ -118,6 +133,7 @@ export class SurvivorCheck implements SurvivorSink {
     this.release()
     this.layout = layout
     this.symbols = Int32Array.from({ length: this.a }, (_, i) => layout.symbolOf(this.query.charCodeAt(i)))
+    this.excluded = layout.lengthOnly ? layout.symbolOf(this.query.charCodeAt(0)) : -1
     const masks = layout.kernel.masks
     this.symbols.forEach((symbol, i) => {
       if (symbol >= 0)
