@@ -5,11 +5,14 @@ import type { ListedName, NameKind, SanctionEntry } from './records'
 /** Every name of an entry with its kind, quality and script: the primary name first, then `aliases` in order. */
 export function listedNames(entry: SanctionEntry): ListedName[] {
   if (entry.names) return entry.names
-  return [entry.name, ...entry.aliases].map((name, i) => ({
-    name,
-    kind: i === 0 ? 'primary' : 'alias',
-    script: detectScript(name),
-  }))
+  return [entry.name, ...entry.aliases].map((_, i) => listedName(entry, i))
+}
+
+/** `listedNames(entry)[index]`, the others left alone (a hit explains one name of its entry). */
+export function listedName(entry: SanctionEntry, index: number): ListedName {
+  if (entry.names) return entry.names[index] as ListedName
+  const name = index === 0 ? entry.name : (entry.aliases[index - 1] as string)
+  return { name, kind: index === 0 ? 'primary' : 'alias', script: detectScript(name) }
 }
 
 /** A name a loader found, before it is checked and kept. */

@@ -25,12 +25,20 @@ const SCRIPTS: [code: string, letters: RegExp][] = [
 export function detectScript(name: string): string {
   const votes = new Map<string, number>()
   for (const char of name) {
-    if (!/\p{L}/u.test(char)) continue
-    const code = SCRIPTS.find(([, letters]) => letters.test(char))?.[0] ?? 'Zzzz'
-    votes.set(code, (votes.get(code) ?? 0) + 1)
+    const code = letterScript(char)
+    if (code) votes.set(code, (votes.get(code) ?? 0) + 1)
   }
   let best = 'Zyyy'
   let most = 0
   for (const [code, count] of votes) if (count > most) [best, most] = [code, count]
   return best
+}
+
+/** The script of one character when it is a letter, else undefined. */
+function letterScript(char: string): string | undefined {
+  const unit = char.charCodeAt(0)
+  // ASCII without a regular expression (most names, and a million of them at a build): its letters are Latin.
+  if (unit < 0x80) return (unit | 0x20) >= 0x61 && (unit | 0x20) <= 0x7a ? 'Latn' : undefined
+  if (!/\p{L}/u.test(char)) return undefined
+  return SCRIPTS.find(([, letters]) => letters.test(char))?.[0] ?? 'Zzzz'
 }

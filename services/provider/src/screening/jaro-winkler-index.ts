@@ -29,6 +29,8 @@ interface PrefixRun {
 export class JaroWinklerIndex {
   /** `spareByLength` answers: few distinct (length, floor, prefix) triples come up, and each is a loop. */
   private readonly spares = new Map<string, Spare>()
+  /** The `SurvivorCheck` table of every search (one search at a time), grown to the longest query's. */
+  private needs = new Uint8Array(0)
 
   private constructor(
     private readonly strings: readonly string[],
@@ -97,7 +99,9 @@ export class JaroWinklerIndex {
       throw new TypeError('this JaroWinklerIndex was not built acrossInitials')
     const tokens = this.queryTokens(letterProfile(query))
     const initial = query.charCodeAt(0)
-    const check = new SurvivorCheck(query, floor, this.strings, visit)
+    const size = SurvivorCheck.tableSize(a)
+    if (this.needs.length < size) this.needs = new Uint8Array(size)
+    const check = new SurvivorCheck(query, floor, this.strings, visit, this.needs)
     try {
       const second = a > 1 ? query.charCodeAt(1) : -1
       const both: PrefixRule = {

@@ -1,4 +1,4 @@
-import { listedNames } from '../datasets/listed-names'
+import { listedName } from '../datasets/listed-names'
 import type { ListedName, SanctionEntry } from '../datasets/records'
 import { BOUND_SLACK } from '../matching/jaro-winkler-bound'
 import { explainForm, formsMeet, queryForms, type QueryForm } from '../matching/name-forms'
@@ -119,7 +119,7 @@ export class SanctionsIndex implements ListedNames {
 
   listed(name: number): ListedName {
     const entry = this.entries[this.nameEntry[name] as number] as SanctionEntry
-    return listedNames(entry)[(this.nameAlias[name] as number) + 1] as ListedName
+    return listedName(entry, (this.nameAlias[name] as number) + 1)
   }
 
   prepared(name: number): PreparedName {

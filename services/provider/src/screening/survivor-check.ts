@@ -31,17 +31,33 @@ export class SurvivorCheck implements SurvivorSink {
   private readonly needs: Uint8Array
   private readonly lengths: number
 
+  /**
+   * `needs`: a table this check may use (cleared here), at least `SurvivorCheck.tableSize(query.length)` long:
+   * its owner keeps one for all its searches, where one per search was most of a query's garbage.
+   */
   constructor(
     private readonly query: string,
     private readonly floor: number,
     private readonly strings: readonly string[],
     private readonly visit: (id: number, similarity: number) => void,
+    needs: Uint8Array,
   ) {
     this.a = query.length
-    // Strings over 4a + 8 long rarely survive the counters, and queries over 64 characters are rare: both are
-    // computed uncached rather than sizing the table for them.
-    this.lengths = query.length <= MAX_REACH_QUERY ? 4 * this.a + 9 : 0
-    this.needs = new Uint8Array(this.lengths * 5 * (this.a + 1))
+    this.lengths = SurvivorCheck.lengthsCached(this.a)
+    this.needs = needs.fill(0, 0, SurvivorCheck.tableSize(this.a))
+  }
+
+  /**
+   * Strings over 4a + 8 long rarely survive the counters, and queries over 64 characters are rare: both are
+   * computed uncached rather than sizing the table for them.
+   */
+  private static lengthsCached(a: number): number {
+    return a <= MAX_REACH_QUERY ? 4 * a + 9 : 0
+  }
+
+  /** The size of the table of `lcsNeeded` answers for a query of `a` characters. */
+  static tableSize(a: number): number {
+    return SurvivorCheck.lengthsCached(a) * 5 * (a + 1)
   }
 
   /**
