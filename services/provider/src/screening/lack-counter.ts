@@ -233,16 +233,29 @@ export class LackCounter {
       for (let lane = 0; lane < 4; lane += 1) {
         const first = (block << 7) + (lane << 5)
         let survivors = (words[at + 4 + lane] as number) & bitRange(from - first, to - first)
+        if (survivors === 0) continue
+        // The lane's six planes (`PLANES`), read once for all its survivors.
+        const plane = at + 8 + lane
+        const p0 = words[plane] as number
+        const p1 = words[plane + 4] as number
+        const p2 = words[plane + 8] as number
+        const p3 = words[plane + 12] as number
+        const p4 = words[plane + 16] as number
+        const p5 = words[plane + 20] as number
         // Lowest first: survivors are offered in order.
         while (survivors !== 0) {
           const low = survivors & -survivors
           const bit = 31 - Math.clz32(low)
           survivors ^= low
-          let planes = 0
-          for (let plane = 0; plane < PLANES; plane += 1)
-            planes |= (((words[at + 8 + 4 * plane + lane] as number) >>> bit) & 1) << plane
+          const counter =
+            ((p0 >>> bit) & 1) |
+            (((p1 >>> bit) & 1) << 1) |
+            (((p2 >>> bit) & 1) << 2) |
+            (((p3 >>> bit) & 1) << 3) |
+            (((p4 >>> bit) & 1) << 4) |
+            (((p5 >>> bit) & 1) << 5)
           found[count] = first + bit
-          foundLacked[count] = planes - start
+          foundLacked[count] = counter - start
           count += 1
         }
       }

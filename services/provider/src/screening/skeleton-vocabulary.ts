@@ -19,6 +19,8 @@ export class SkeletonVocabulary {
     private readonly index: JaroWinklerIndex,
     private readonly postingOffsets: Int32Array,
     private readonly postings: Int32Array,
+    /** The first character code of each part's skeleton (−1: none): read per candidate part, without a string. */
+    private readonly initials: Int32Array,
   ) {}
 
   /** `only`: the parts to hold (the others have no skeleton here): those of the names written in an abjad. */
@@ -40,13 +42,23 @@ export class SkeletonVocabulary {
     })
     const { postingOffsets, postings } = flattenPostings(holders)
     const index = JaroWinklerIndex.build(skeletons)
-    return new SkeletonVocabulary(ofPart, skeletons, skeletons.map(soundex), index, postingOffsets, postings)
+    const initials = Int32Array.from(ofPart, (skeleton) =>
+      skeleton < 0 ? -1 : skeletons[skeleton]!.charCodeAt(0),
+    )
+    return new SkeletonVocabulary(
+      ofPart,
+      skeletons,
+      skeletons.map(soundex),
+      index,
+      postingOffsets,
+      postings,
+      initials,
+    )
   }
 
   /** First character code of part `id`'s skeleton (−1: none). */
   initial(id: number): number {
-    const skeleton = this.ofPart[id] as number
-    return skeleton < 0 ? -1 : this.skeletons[skeleton]!.charCodeAt(0)
+    return this.initials[id] as number
   }
 
   /** `partSimilarity` of a query skeleton (with its Soundex code) and the skeleton of part `id`. */
