@@ -1,4 +1,4 @@
-import { jaroWinkler, jaroWinklerAtLeast } from '../src/matching/jaro-winkler'
+import { jaro, jaroAtLeast, jaroOf, jaroWinkler, jaroWinklerAtLeast } from '../src/matching/jaro-winkler'
 import { jaroWinklerBound, minJaroWinklerMatches, winklerPrefix } from '../src/matching/jaro-winkler-bound'
 import { lcsLengthWith } from '../src/matching/lcs-length'
 import { letterProfile, sharedLetters, countLetters } from '../src/matching/letter-counts'
@@ -121,6 +121,37 @@ describe('the bounds the index prunes with never rule out a pair that reaches th
       })
       expect(got).toEqual(expected)
       expect(got.filter(([, text]) => text.startsWith(excluded)).length).toBeGreaterThan(100)
+    },
+  )
+
+  it.each([false, true])(
+    'LackCountKernel.jaro counts the matches and transpositions jaroAtLeast does, to the last bit, and gives up where it does (two-byte symbols: %s)',
+    (wide) => {
+      const usable = pairs.filter(
+        ([a, b]) => a.length <= MAX_REACH_QUERY && b.length <= MAX_REACH_QUERY && b !== '',
+      )
+      const kernel = kernelOf(
+        usable.map(([, b]) => b),
+        wide,
+      )
+      const got: [string, string, number, number][] = []
+      const expected: typeof got = []
+      usable.forEach(([a, b], position) => {
+        kernel.query.set(Array.from(a, (char) => symbolOf(char.charCodeAt(0), wide)))
+        const start = kernel.starts[position] as number
+        const all = kernel.jaro(start, b.length, a.length, 0)
+        const matches = all & 0xff
+        // Asking for as many matches as there are, and for one more (not of equal strings, which jaroAtLeast
+        // answers 1 before counting: the index never asks more matches than the shorter string has).
+        for (const least of a === b ? [0, matches] : [0, matches, matches + 1]) {
+          const counts = kernel.jaro(start, b.length, a.length, least)
+          got.push([a, b, least, counts < 0 ? -1 : jaroOf(counts & 0xff, counts >>> 8, a.length, b.length)])
+          expected.push([a, b, least, jaroAtLeast(a, b, least)])
+        }
+        expect([a, b, jaroOf(matches, all >>> 8, a.length, b.length)]).toEqual([a, b, jaro(a, b)])
+      })
+      expect(got).toEqual(expected)
+      expect(got.filter(([, , , similarity]) => similarity === -1).length).toBeGreaterThan(1000)
     },
   )
 

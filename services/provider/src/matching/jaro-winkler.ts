@@ -47,6 +47,15 @@ export function jaroAtLeast(a: string, b: string, minMatches: number): number {
     if (a.charCodeAt(i) !== b.charCodeAt(k)) transpositions += 1
     k += 1
   }
+  return jaroOf(matches, transpositions, la, lb)
+}
+
+/**
+ * Jaro from its counts: `matches` characters of strings `la` and `lb` long, `transpositions` of them out of
+ * order (each counted once; half of them make the transpositions). The one formula whoever counted them.
+ */
+export function jaroOf(matches: number, transpositions: number, la: number, lb: number): number {
+  if (matches === 0) return 0
   return (matches / la + matches / lb + (matches - transpositions / 2) / matches) / 3
 }
 
@@ -69,4 +78,5 @@ export function jaroWinklerAtLeast(a: string, b: string, floor: number): number 
   return value >= floor ? value : -1
 }
 
-const boost = (similarity: number, prefix: number) => similarity + prefix * 0.1 * (1 - similarity)
+/** Jaro boosted by a common prefix of `prefix` characters (at most 4), as Winkler does. */
+export const boost = (similarity: number, prefix: number) => similarity + prefix * 0.1 * (1 - similarity)

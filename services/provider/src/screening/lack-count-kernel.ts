@@ -53,17 +53,27 @@ export class LackCountKernel {
   readonly masks: Int32Array
   /** (start, end, need) triples for `reach`, which writes over each need whether the LCS reaches it. */
   readonly batch: Int32Array
+  /** The query's symbols for `jaro` (−1: in no string), up to `MAX_REACH_QUERY`. */
+  readonly query: Int32Array
   private readonly wide: number
   private readonly scanBlocks: (...args: number[]) => number
   private readonly reachAll: (...args: number[]) => void
+  private readonly jaroCounts: (...args: number[]) => number
   private readonly codesAt: number
+  /** `jaro`'s positions by symbol (zero between calls) and its scratch of matched symbols. */
+  private readonly positionsAt: number
+  private readonly matchedAt: number
 
   constructor({ positions, codeUnits, wide, bitWords }: KernelSizes) {
     compiled ??= new WebAssembly.Module(Buffer.from(LACK_COUNT_WASM, 'base64'))
     const instance = new WebAssembly.Instance(compiled)
     const memory = instance.exports.memory as WasmMemory
     this.wide = wide ? 1 : 0
-    const startsAt = MASKS_AT + (wide ? 65536 : 256) * 8
+    const symbolsSize = (wide ? 65536 : 256) * 8
+    this.positionsAt = MASKS_AT + symbolsSize
+    const queryAt = this.positionsAt + symbolsSize
+    this.matchedAt = queryAt + MAX_REACH_QUERY * 4
+    const startsAt = this.matchedAt + MAX_REACH_QUERY * 4
     this.codesAt = startsAt + (positions + 1) * 4
     const bitsAt = Math.ceil((this.codesAt + (codeUnits << this.wide)) / 16) * 16
     const bytes = bitsAt + bitWords * 4
@@ -77,6 +87,8 @@ export class LackCountKernel {
       : new Uint8Array(buffer, this.codesAt, codeUnits)
     this.masks = new Int32Array(buffer, MASKS_AT, (wide ? 65536 : 256) * 2)
     this.batch = new Int32Array(buffer, BATCH_AT, BATCH * 3)
+    this.query = new Int32Array(buffer, queryAt, MAX_REACH_QUERY)
+    this.jaroCounts = instance.exports.jaro as (...args: number[]) => number
     this.scanBlocks = instance.exports.scan as (...args: number[]) => number
     this.reachAll = instance.exports.reach as (...args: number[]) => void
   }
@@ -111,5 +123,24 @@ export class LackCountKernel {
    */
   reach(count: number, a: number, excluded = -1): void {
     this.reachAll(BATCH_AT, count, MASKS_AT, this.codesAt, this.wide, a, excluded)
+  }
+
+  /**
+   * Jaro's matches and transpositions (`jaroAtLeast`'s) of the query of `a` symbols (`query` set) with the string
+   * `codes[start .. start + length)`, both at most 64 long: matches + 256 × transpositions, or −1 as soon as
+   * fewer than `least` can still match.
+   */
+  jaro(start: number, length: number, a: number, least: number): number {
+    return this.jaroCounts(
+      start,
+      start + length,
+      this.query.byteOffset,
+      a,
+      this.positionsAt,
+      this.matchedAt,
+      this.codesAt,
+      this.wide,
+      least,
+    )
   }
 }

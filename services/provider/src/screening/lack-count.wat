@@ -13,6 +13,7 @@
 ;;          exactly when the LCS of codes[start .. end) reaches it
 ;;   4:     what `reach` touched (kept, so that its first reads are not optimized away)
 ;;   masks: one i64 per symbol, bit i set where the query holds it at position i (the query's symbols only)
+;;   positions, query, matched: `jaro`'s (one i64 per symbol, zero between calls; the query's symbols; scratch)
 ;;   starts, codes: the strings' symbols, codes[starts[p] .. starts[p + 1]) for position p, one byte each or
 ;;          two (`wide`: the shift of a symbol's size); `starts` is read by LackCounter only
 ;;
@@ -200,4 +201,90 @@
         (i32.store offset=8 (local.get $item) (local.get $lcs))
         (local.set $i (i32.add (local.get $i) (i32.const 1)))
         (br $items))))
+  ;; The symbol at index k of `codes` (one byte each, or two when `wide`).
+  (func $symbolAt (param $codes i32) (param $wide i32) (param $k i32) (result i32)
+    (if (result i32) (local.get $wide)
+      (then (i32.load16_u (i32.add (local.get $codes) (i32.shl (local.get $k) (i32.const 1)))))
+      (else (i32.load8_u (i32.add (local.get $codes) (local.get $k))))))
+  ;; Jaro's matching characters and transpositions of the query (its `a` symbols at `query`, −1 for one no string
+  ;; holds) with the string codes[start .. end), as `jaroAtLeast` counts them: each query character in turn takes
+  ;; the first free equal character of the string within the window, found from the string's positions of each
+  ;; symbol (`positions`: one i64 per symbol, set here and cleared before returning; `matched`: the query's
+  ;; matched symbols in order). Both at most 64 long. Returns matches + 256 × transpositions, or −1 as soon as
+  ;; fewer than `least` can still match.
+  (func (export "jaro")
+    (param $start i32) (param $end i32) (param $query i32) (param $a i32) (param $positions i32)
+    (param $matched i32) (param $codes i32) (param $wide i32) (param $least i32) (result i32)
+    (local $b i32) (local $j i32) (local $i i32) (local $at i32) (local $window i32) (local $lo i32) (local $hi i32)
+    (local $used i64) (local $found i64) (local $m i32) (local $t i32) (local $symbol i32) (local $result i32)
+    (local.set $b (i32.sub (local.get $end) (local.get $start)))
+    (block $set
+      (loop $each
+        (br_if $set (i32.ge_u (local.get $j) (local.get $b)))
+        (local.set $at (i32.add (local.get $positions) (i32.shl (call $symbolAt (local.get $codes) (local.get $wide)
+          (i32.add (local.get $start) (local.get $j))) (i32.const 3))))
+        (i64.store (local.get $at) (i64.or (i64.load (local.get $at))
+          (i64.shl (i64.const 1) (i64.extend_i32_u (local.get $j)))))
+        (local.set $j (i32.add (local.get $j) (i32.const 1)))
+        (br $each)))
+    ;; max(0, floor(max(a, b) / 2) − 1)
+    (local.set $window (i32.sub (i32.shr_u
+      (select (local.get $a) (local.get $b) (i32.gt_u (local.get $a) (local.get $b))) (i32.const 1)) (i32.const 1)))
+    (if (i32.lt_s (local.get $window) (i32.const 0)) (then (local.set $window (i32.const 0))))
+    (local.set $result (i32.const -1))
+    (block $gave_up
+      (block $counted
+        (loop $each_query
+          (br_if $counted (i32.ge_u (local.get $i) (local.get $a)))
+          (local.set $symbol (i32.load (i32.add (local.get $query) (i32.shl (local.get $i) (i32.const 2)))))
+          (local.set $lo (i32.sub (local.get $i) (local.get $window)))
+          (if (i32.lt_s (local.get $lo) (i32.const 0)) (then (local.set $lo (i32.const 0))))
+          (local.set $hi (i32.add (i32.add (local.get $i) (local.get $window)) (i32.const 1)))
+          (if (i32.gt_s (local.get $hi) (local.get $b)) (then (local.set $hi (local.get $b))))
+          (if (i32.and (i32.ge_s (local.get $symbol) (i32.const 0)) (i32.lt_s (local.get $lo) (local.get $hi)))
+            (then
+              (local.set $found (i64.and
+                (i64.and (i64.load (i32.add (local.get $positions) (i32.shl (local.get $symbol) (i32.const 3))))
+                  (i64.xor (local.get $used) (i64.const -1)))
+                (i64.and
+                  (if (result i64) (i32.eq (local.get $hi) (i32.const 64))
+                    (then (i64.const -1))
+                    (else (i64.sub (i64.shl (i64.const 1) (i64.extend_i32_u (local.get $hi))) (i64.const 1))))
+                  (i64.xor (i64.sub (i64.shl (i64.const 1) (i64.extend_i32_u (local.get $lo))) (i64.const 1))
+                    (i64.const -1)))))
+              (if (i64.ne (local.get $found) (i64.const 0))
+                (then
+                  (local.set $used (i64.or (local.get $used)
+                    (i64.and (local.get $found) (i64.sub (i64.const 0) (local.get $found)))))
+                  (i32.store (i32.add (local.get $matched) (i32.shl (local.get $m) (i32.const 2))) (local.get $symbol))
+                  (local.set $m (i32.add (local.get $m) (i32.const 1)))))))
+          ;; Even if every later character of the query matched, too few would.
+          (br_if $gave_up (i32.lt_s
+            (i32.add (local.get $m) (i32.sub (i32.sub (local.get $a) (i32.const 1)) (local.get $i)))
+            (local.get $least)))
+          (local.set $i (i32.add (local.get $i) (i32.const 1)))
+          (br $each_query)))
+      ;; The string's matched positions in order against the query's matched symbols in order.
+      (local.set $i (i32.const 0))
+      (block $compared
+        (loop $each_match
+          (br_if $compared (i64.eqz (local.get $used)))
+          (if (i32.ne
+                (call $symbolAt (local.get $codes) (local.get $wide)
+                  (i32.add (local.get $start) (i32.wrap_i64 (i64.ctz (local.get $used)))))
+                (i32.load (i32.add (local.get $matched) (i32.shl (local.get $i) (i32.const 2)))))
+            (then (local.set $t (i32.add (local.get $t) (i32.const 1)))))
+          (local.set $used (i64.and (local.get $used) (i64.sub (local.get $used) (i64.const 1))))
+          (local.set $i (i32.add (local.get $i) (i32.const 1)))
+          (br $each_match)))
+      (local.set $result (i32.add (local.get $m) (i32.shl (local.get $t) (i32.const 8)))))
+    (local.set $j (i32.const 0))
+    (block $cleared
+      (loop $clear
+        (br_if $cleared (i32.ge_u (local.get $j) (local.get $b)))
+        (i64.store (i32.add (local.get $positions) (i32.shl (call $symbolAt (local.get $codes) (local.get $wide)
+          (i32.add (local.get $start) (local.get $j))) (i32.const 3))) (i64.const 0))
+        (local.set $j (i32.add (local.get $j) (i32.const 1)))
+        (br $clear)))
+    (local.get $result))
 )

@@ -1,4 +1,4 @@
-import { jaroWinklerAtLeast } from '../matching/jaro-winkler'
+import { boost, jaroOf, jaroWinklerAtLeast } from '../matching/jaro-winkler'
 import { BOUND_SLACK, jaroWinklerBound, minJaroWinklerMatches } from '../matching/jaro-winkler-bound'
 import { lcsLengthWith } from '../matching/lcs-length'
 import { BATCH, MAX_REACH_QUERY } from './lack-count-kernel'
@@ -22,9 +22,12 @@ export class SurvivorCheck implements SurvivorSink {
   private symbols = new Int32Array(0)
   /** The symbol whose strings the layout's kernel leaves out: the query's initial in a layout searched by rule 0. */
   private excluded = -1
-  /** The batch's positions and needs, kept here: the kernel writes over its needs. */
+  /** The batch's positions and needs, kept here (the kernel writes over its needs), and what scoring reads. */
   private readonly waitingPositions = new Int32Array(BATCH)
   private readonly waitingNeeds = new Int32Array(BATCH)
+  private readonly waitingStarts = new Int32Array(BATCH)
+  private readonly waitingLengths = new Int32Array(BATCH)
+  private readonly waitingPrefixes = new Int32Array(BATCH)
   private waiting = 0
   private lcsOfString: ((text: string) => number) | undefined
   /** `lcsNeeded` answers plus one (0: not yet known), by length below `lengths`, prefix and shared letters. */
@@ -75,14 +78,15 @@ export class SurvivorCheck implements SurvivorSink {
     prefix: number,
   ): void {
     // At most a − lacked letters are shared (`LackCounter.survivors`).
-    const need = this.lcsNeeded(length, Math.min(prefix, this.a, length), this.a - lacked)
+    const exact = Math.min(prefix, this.a, length)
+    const need = this.lcsNeeded(length, exact, this.a - lacked)
     if (need === NEVER) return
-    if (need === 0 && prefix > 0) return this.score(layout, position)
+    if (need === 0 && prefix > 0) return this.score(layout, position, start, length, exact)
     // Enough letters, but in another order: the common subsequence tells (most survivors stop there).
     if (this.a > MAX_REACH_QUERY) {
       const text = this.strings[layout.order[position] as number] as string
       if (prefix === 0 && text.charCodeAt(0) === this.query.charCodeAt(0)) return
-      if (this.longLcs(text) >= need) this.score(layout, position)
+      if (this.longLcs(text) >= need) this.scoreString(layout, position)
       return
     }
     if (layout !== this.layout) this.readFrom(layout)
@@ -93,6 +97,9 @@ export class SurvivorCheck implements SurvivorSink {
     batch[at + 2] = need
     this.waitingPositions[this.waiting] = position
     this.waitingNeeds[this.waiting] = need
+    this.waitingStarts[this.waiting] = start
+    this.waitingLengths[this.waiting] = length
+    this.waitingPrefixes[this.waiting] = exact
     this.waiting += 1
     if (this.waiting === BATCH) this.flush()
   }
@@ -107,10 +114,33 @@ export class SurvivorCheck implements SurvivorSink {
     const batch = layout.kernel.batch
     for (let i = 0; i < count; i += 1)
       if ((batch[3 * i + 2] as number) >= (this.waitingNeeds[i] as number))
-        this.score(layout, this.waitingPositions[i] as number)
+        this.score(
+          layout,
+          this.waitingPositions[i] as number,
+          this.waitingStarts[i] as number,
+          this.waitingLengths[i] as number,
+          this.waitingPrefixes[i] as number,
+        )
   }
 
-  private score(layout: LackCounter, position: number): void {
+  /**
+   * Scores the string at `position` (codes from `start`, `length` long, exact Winkler prefix `prefix`): its Jaro
+   * counted by the kernel on its codes (`LackCountKernel.jaro`, the counts `jaroAtLeast` takes, turned into the
+   * similarity by the same formulas), so that its string is not read; on the string past 64 characters.
+   */
+  private score(layout: LackCounter, position: number, start: number, length: number, prefix: number): void {
+    if (this.a > MAX_REACH_QUERY || length > MAX_REACH_QUERY || length === 0)
+      return this.scoreString(layout, position)
+    if (layout !== this.layout) this.readFrom(layout)
+    const least = minJaroWinklerMatches(this.a, length, prefix, this.floor)
+    if (least > Math.min(this.a, length)) return
+    const counts = layout.kernel.jaro(start, length, this.a, least)
+    if (counts < 0) return
+    const similarity = boost(jaroOf(counts & 0xff, counts >>> 8, this.a, length), prefix)
+    if (similarity >= this.floor) this.visit(layout.order[position] as number, similarity)
+  }
+
+  private scoreString(layout: LackCounter, position: number): void {
     const id = layout.order[position] as number
     const similarity = jaroWinklerAtLeast(this.query, this.strings[id] as string, this.floor)
     if (similarity >= this.floor) this.visit(id, similarity)
@@ -149,6 +179,7 @@ export class SurvivorCheck implements SurvivorSink {
     this.release()
     this.layout = layout
     this.symbols = Int32Array.from({ length: this.a }, (_, i) => layout.symbolOf(this.query.charCodeAt(i)))
+    if (this.a <= MAX_REACH_QUERY) layout.kernel.query.set(this.symbols)
     this.excluded = layout.lengthOnly ? layout.symbolOf(this.query.charCodeAt(0)) : -1
     const masks = layout.kernel.masks
     this.symbols.forEach((symbol, i) => {
