@@ -66,8 +66,8 @@ function headOf(text: string, from: number): number {
  * bin c"). `survivors` counts, 128 strings at a time (`LackCountKernel`, WebAssembly SIMD), how many of a
  * query's tokens each string lacks, in bit-sliced counters, and offers those that lack no more than their
  * length and prefix allow. The strings' characters are kept in the same order in one array (`codes`, in the
- * kernel's memory, where it computes survivors' LCS), so that a survivor is checked on sequential memory rather
- * than on a string reached through a pointer (at a million names, a cache miss or two per survivor).
+ * kernel's memory, where it computes survivors' LCS and Jaro), so that a survivor is checked on sequential
+ * memory rather than on a string reached through a pointer (at a million names, a cache miss or two each).
  */
 export class LackCounter {
   private constructor(

@@ -12,7 +12,8 @@ const NEVER = 254
  * leave: the matches the string's length and exact prefix need (`minJaroWinklerMatches`) against the letters it
  * shares (what the counters say it lacks), then the bound its longest common subsequence sets on transpositions
  * (`jaroWinklerBound`), computed by the layout's kernel on its codes, a batch at a time (`LackCountKernel.reach`).
- * Most survivors stop at one of these; the few left are scored on their strings and passed to `visit`.
+ * Most survivors stop at one of these; the few left are scored by the kernel on the same codes (`score`) and
+ * passed to `visit`.
  */
 export class SurvivorCheck implements SurvivorSink {
   private readonly a: number
