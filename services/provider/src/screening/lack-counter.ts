@@ -15,7 +15,8 @@ const SCAN_BLOCKS = 1024
  * What the strings searched share with the query at their start, which sets the spare they are held to and the
  * Winkler prefix their check uses, read from `heads` (no read of a survivor's codes, a cache miss):
  * - 0: any initial, in a layout ordered by length alone (it has no heads): survivors are offered with prefix 0,
- *   and the sink leaves out those with the query's initial (they are searched by prefix), when it reads them;
+ *   and the sink leaves out those with the query's initial (they are searched by prefix) when it reads their
+ *   codes;
  * - 1: the query's initial, another second character;
  * - 2: the query's first two characters: the prefix is 2 to 4 by the `third` and `fourth` (−1: none), and
  *   `spares` are those of a shared prefix of 2, 3 and 4.
@@ -114,7 +115,7 @@ export class LackCounter {
   /** The survivors of one scan (at most 128 per record), and what each lacks. */
   private readonly found = new Int32Array(128 * RECORDS)
   private readonly foundLacked = new Int32Array(128 * RECORDS)
-  /** What touching the survivors' starts and heads read: kept so that the reads are not optimized away. */
+  /** What touching the survivors' starts and heads read: kept, so that the reads are not optimized away. */
   private touched = 0
 
   /**
@@ -260,15 +261,16 @@ export class LackCounter {
         }
       }
     }
-    // Survivors are sparse (one in 30 for a long query): each one's start and head is a cache miss. Read all of
-    // them first, loads that do not wait on one another, so that the misses overlap rather than come in turn.
+    // Survivors are sparse (one in 30 for a long query): each one's start (and head, for rule 2) is a cache
+    // miss. Read all of them first, loads that do not wait on one another, so that the misses overlap rather than
+    // come in turn. The layout by length alone reads neither.
     const { starts } = this.kernel
-    const heads = this.heads
+    const heads = scope.rule.shared === 2 ? this.heads : undefined
     let touched = 0
-    if (heads)
+    if (!this.lengthOnly)
       for (let i = 0; i < count; i += 1) {
         const position = found[i] as number
-        touched |= (starts[position] as number) ^ (heads[position] as number)
+        touched |= (starts[position] as number) ^ (heads ? (heads[position] as number) : 0)
       }
     this.touched |= touched
     for (let i = 0; i < count; i += 1) this.offer(found[i] as number, foundLacked[i] as number, scope)

@@ -26,6 +26,9 @@ export interface SanctionsQuery extends ScreeningChoices {
   deadline?: number
 }
 
+/** Candidates from which they are scored in name order, read from the `seen` bits (a pass over 128 KB). */
+const SORTED_CANDIDATES = 512
+
 /**
  * Fuzzy screening over every name and alias of a sanctions list, returning exactly what scoring every name with
  * `scoreName` would (the reference full scan, `SanctionsScan` in test/support-sanctions-scan.ts), much faster.
@@ -36,9 +39,6 @@ export interface SanctionsQuery extends ScreeningChoices {
  * - the whole name: a `JaroWinklerIndex` over whole names finds every name whose similarity reaches it.
  * Scores are added in the scorer's order from the same similarities, so they are the scan's to the last bit.
  */
-/** Candidates from which they are scored in name order, read from the `seen` bits (a pass over 128 KB). */
-const SORTED_CANDIDATES = 512
-
 export class SanctionsIndex implements ListedNames {
   private generation = 0
   private readonly similarities: PartSimilarities

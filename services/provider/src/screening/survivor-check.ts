@@ -23,11 +23,12 @@ export class SurvivorCheck implements SurvivorSink {
   private symbols = new Int32Array(0)
   /** The symbol whose strings the layout's kernel leaves out: the query's initial in a layout searched by rule 0. */
   private excluded = -1
-  /** The batch's positions and needs, kept here (the kernel writes over its needs), and what scoring reads. */
+  /**
+   * The batch's positions, needs and exact prefixes, kept here: the kernel writes over its needs (its starts and
+   * ends stay, and scoring reads them there).
+   */
   private readonly waitingPositions = new Int32Array(BATCH)
   private readonly waitingNeeds = new Int32Array(BATCH)
-  private readonly waitingStarts = new Int32Array(BATCH)
-  private readonly waitingLengths = new Int32Array(BATCH)
   private readonly waitingPrefixes = new Int32Array(BATCH)
   private waiting = 0
   private lcsOfString: ((text: string) => number) | undefined
@@ -98,8 +99,6 @@ export class SurvivorCheck implements SurvivorSink {
     batch[at + 2] = need
     this.waitingPositions[this.waiting] = position
     this.waitingNeeds[this.waiting] = need
-    this.waitingStarts[this.waiting] = start
-    this.waitingLengths[this.waiting] = length
     this.waitingPrefixes[this.waiting] = exact
     this.waiting += 1
     if (this.waiting === BATCH) this.flush()
@@ -113,15 +112,12 @@ export class SurvivorCheck implements SurvivorSink {
     this.waiting = 0
     layout.kernel.reach(count, this.a, this.excluded)
     const batch = layout.kernel.batch
-    for (let i = 0; i < count; i += 1)
-      if ((batch[3 * i + 2] as number) >= (this.waitingNeeds[i] as number))
-        this.score(
-          layout,
-          this.waitingPositions[i] as number,
-          this.waitingStarts[i] as number,
-          this.waitingLengths[i] as number,
-          this.waitingPrefixes[i] as number,
-        )
+    for (let i = 0; i < count; i += 1) {
+      if ((batch[3 * i + 2] as number) < (this.waitingNeeds[i] as number)) continue
+      const start = batch[3 * i] as number
+      const length = (batch[3 * i + 1] as number) - start
+      this.score(layout, this.waitingPositions[i] as number, start, length, this.waitingPrefixes[i] as number)
+    }
   }
 
   /**
