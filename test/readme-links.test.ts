@@ -87,7 +87,7 @@ describe('links in the READMEs and docs/', () => {
 
   it('tells a link outside the repository, a local address and a missing heading from good ones', () => {
     const readme = join(root, 'README.md')
-    expect(problemOf(readme, '../shared/spec/marketplace-integration.md')).toBe('outside the repository')
+    expect(problemOf(readme, '../beside-the-clone/spec.md')).toBe('outside the repository')
     expect(problemOf(readme, 'http://localhost:16686')).toBe('not a public address')
     expect(problemOf(readme, 'docs/README.md#no-such-heading')).toBe('no such heading')
     expect(problemOf(readme, 'docs/README.md#how-these-pages-are-made')).toBeUndefined()
