@@ -68,8 +68,9 @@ export default tseslint.config(
   },
   {
     // The workspace checks (test/ at the root) look across services, e.g. the deployment files against each
-    // service's configuration loader; no service is deployed from here.
-    files: ['test/**/*.ts'],
+    // service's configuration loader, and the interface reference renders each service's OpenAPI document; no
+    // service is deployed from here.
+    files: ['test/**/*.ts', 'scripts/interface-docs/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',

@@ -10,4 +10,6 @@ module.exports = {
   // A hang guard, not a budget (guide: count, don't time): generous enough for a busy 2-core machine; each
   // test still bounds its own waits well below it. The same in jest.preset.cjs, for one package run alone.
   testTimeout: require('./jest.preset.cjs').TEST_TIMEOUT_MS,
+  // Jest's summary counts skipped tests; this one names them and says why (a suite's "(skipped: …)" title).
+  reporters: ['default', '<rootDir>/scripts/skipped-tests-reporter.cjs'],
 }

@@ -1,6 +1,7 @@
 // `pnpm env-examples`: writes services/<name>/.env.example from the "Settings" tables of the service's README,
-// so the two never disagree (test/env-example.test.ts checks it, and that every setting config.ts reads is in
-// it). Every setting is listed with its default and meaning; those without a default are left to fill.
+// the root README's shared settings and its tracing (`OTEL_*`) settings, so they never disagree
+// (test/env-example.test.ts checks it, and that every setting the service's config reader reads is in it).
+// Every setting is listed with its default and meaning; those without a default are left to fill.
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 
@@ -64,15 +65,32 @@ function comment(text: string): string[] {
 
 /** The settings every service reads (`@pf/service-kit`), from the root README's table. */
 export const SHARED_HEADING = '## Every service: limits, shutdown, logs and production mode'
+/** The `OTEL_*` settings every service (and the dead-letter command) reads, from the root README's table. */
+export const TRACES_HEADING = '## Traces (OpenTelemetry, W3C Trace Context)'
 
-const linesOf = (settings: Setting[], seen: Set<string>) =>
+/**
+ * Settings a service reads from another's table: the webhook worker with `IDP_SESSION_END=on` reads the
+ * exchange's identity-provider settings (one reader, `@pf/service-kit`'s `readIdentityProviderSettings`).
+ */
+const BORROWED: Partial<Record<Service, { readme: string; names: RegExp; title: string }>> = {
+  'webhook-receiver': {
+    readme: 'services/auth-exchange/README.md',
+    names: /^(REALM|TENANT)_/,
+    title:
+      'The worker with IDP_SESSION_END=on: the identity provider (services/auth-exchange/README.md, "Settings")',
+  },
+}
+
+export type Service = (typeof SERVICES)[number]
+
+const linesOf = (settings: Setting[], seen: Set<string>, { commented = false } = {}) =>
   settings.flatMap(({ names: all, default: fallback, meaning }) => {
     // A setting listed twice (the worker's table repeats the receiver's Redis settings) is written once.
     const names = all.filter((name) => !seen.has(name))
     names.forEach((name) => seen.add(name))
     if (names.length === 0) return []
     // `required for realm`: only for that style, so left commented like the others.
-    const required = /^required$/i.test(fallback)
+    const required = /^required$/i.test(fallback) && !commented
     // `3003, info` for `PORT`, `LOG_LEVEL`: one default each.
     const each = fallback.split(/,\s*/)
     const defaultOf = (name: string) =>
@@ -86,32 +104,48 @@ const linesOf = (settings: Setting[], seen: Set<string>) =>
 
 /**
  * The .env.example of one service: a comment per setting, and the line commented out when it has a default;
- * its README's settings, then the settings every service shares (the root README's).
+ * its README's settings (and those it reads from another service's table), then the settings every service
+ * shares and the tracing settings (the root README's). `read` reads a file of the repository.
  */
-export function envExample(service: string, readme: string, rootReadme: string): string {
+export function envExample(service: Service, read: (path: string) => string): string {
   const head = [
     `# ${service}: every setting, with its default and meaning (from README.md, "Settings"; regenerate with`,
     '# pnpm env-examples). Lines left commented keep their default; fill the uncommented ones. Never commit a .env.',
+    '# Read it with `node --env-file=.env dist/main.js` (README.md at the root, "Settings from a file").',
     '',
   ]
-  const shared = ['# Shared by every service (README.md at the root, "Every service")', '']
+  const rootReadme = read('README.md')
   const seen = new Set<string>()
-  const body = [
-    ...linesOf(readmeSettings(readme), seen),
-    ...shared,
+  const borrowed = BORROWED[service]
+  return [
+    ...head,
+    ...linesOf(readmeSettings(read(`services/${service}/README.md`)), seen),
+    ...(borrowed
+      ? [
+          `# ${borrowed.title}`,
+          '',
+          ...linesOf(
+            readmeSettings(read(borrowed.readme))
+              .map((setting) => ({ ...setting, names: setting.names.filter((n) => borrowed.names.test(n)) }))
+              .filter((setting) => setting.names.length > 0),
+            seen,
+            { commented: true },
+          ),
+        ]
+      : []),
+    '# Shared by every service (README.md at the root, "Every service")',
+    '',
     ...linesOf(readmeSettings(rootReadme, SHARED_HEADING), seen),
-  ]
-  return [...head, ...body].join('\n')
+    '# Traces: OpenTelemetry (README.md at the root, "Traces")',
+    '',
+    ...linesOf(readmeSettings(rootReadme, TRACES_HEADING), seen),
+  ].join('\n')
 }
 
 if (require.main === module) {
+  const read = (path: string) => readFileSync(join(root, path), 'utf8')
   for (const service of SERVICES) {
-    const dir = join(root, 'services', service)
-    const rootReadme = readFileSync(join(root, 'README.md'), 'utf8')
-    writeFileSync(
-      join(dir, '.env.example'),
-      envExample(service, readFileSync(join(dir, 'README.md'), 'utf8'), rootReadme),
-    )
+    writeFileSync(join(root, 'services', service, '.env.example'), envExample(service, read))
     console.log(`services/${service}/.env.example`)
   }
 }

@@ -1,12 +1,9 @@
-import { spawnSync } from 'node:child_process'
-import { join } from 'node:path'
 import { stringify } from 'yaml'
+import { formatWithPrettier } from '../../../scripts/format-with-prettier'
 import { ALERT_GROUPS, type AlertRule } from './alert-rules'
 import { ALERT_TESTS } from './alert-tests'
 import { DASHBOARDS } from './dashboards/dashboards'
 import { grafanaDashboard } from './grafana-dashboard'
-
-const root = join(__dirname, '..', '..', '..')
 
 /** Where each generated file goes, relative to the repository root. */
 export const MONITORING_FILES = {
@@ -63,21 +60,6 @@ function ruleTests() {
   }
 }
 
-/**
- * `text` as `prettier --check` wants the file at `path` (the repository's .prettierrc): through the CLI, whose
- * plugins load by dynamic import, which Jest's module system does not allow in process.
- */
-function formatted(path: string, text: string): string {
-  const bin = require.resolve('prettier/bin/prettier.cjs')
-  const result = spawnSync(process.execPath, [bin, '--stdin-filepath', path], {
-    cwd: root,
-    input: text,
-    encoding: 'utf8',
-  })
-  if (result.status !== 0) throw new Error(`prettier could not format ${path}: ${result.stderr}`)
-  return result.stdout
-}
-
 /** Every generated monitoring file, path (from the repository root) to content, formatted as the repo is. */
 export function renderMonitoring(): Map<string, string> {
   const yaml = (value: unknown) => HEADER + stringify(value, { lineWidth: 0 })
@@ -104,6 +86,6 @@ export function renderMonitoring(): Map<string, string> {
         ],
     ),
   ])
-  for (const [path, text] of files) files.set(path, formatted(path, text))
+  for (const [path, text] of files) files.set(path, formatWithPrettier(path, text))
   return files
 }

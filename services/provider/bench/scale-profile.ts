@@ -1,5 +1,5 @@
-// The generated multi-script names of `pnpm bench`'s scale rows at any size, to profile a query's cost (README,
-// "Scale"): CPU time per query (less sensitive to other sessions than p95), p50 / p95, the slowest queries.
+// The generated multi-script names of `pnpm bench`'s scale rows at any size, to profile a query's cost
+// (bench/HISTORY.md, "Scale"): CPU time per query (less sensitive to other sessions than p95), p50 / p95, the slowest queries.
 //   npx esbuild bench/scale-profile.ts --bundle --platform=node --outfile=bench/bundle.cjs
 //   node --cpu-prof --cpu-prof-dir=/tmp/prof bench/bundle.cjs 200000
 //   node bench/sdn-profile.cjs --summary /tmp/prof/<file>.cpuprofile   (sdn-profile.ts bundled the same way)

@@ -1,4 +1,4 @@
-// The 2024 SDN rows of `pnpm bench` alone, to run beside a CPU hog with a profile (README, "Scale"):
+// The 2024 SDN rows of `pnpm bench` alone, to run beside a CPU hog with a profile (bench/HISTORY.md, "Scale"):
 //   node bench/sdn-profile.cjs                  (bundled by `pnpm bench`'s esbuild command with this entry)
 //   yes > /dev/null & node --cpu-prof --cpu-prof-dir=/tmp/prof bench/sdn-profile.cjs; kill %1
 //   node bench/sdn-profile.cjs --summary /tmp/prof/<file>.cpuprofile

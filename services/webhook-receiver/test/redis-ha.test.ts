@@ -20,10 +20,12 @@ const running: ServiceProcess[] = []
 // A failover takes a few seconds, and each test waits for hundreds of acknowledgements on both sides of it.
 jest.setTimeout(180_000)
 // Debian's redis-server, redis-sentinel and redis-cli (.ci/run installs them); without them there is nothing
-// to fail over, and these tests say so instead of failing.
-const haBinaries = ['redis-server', 'redis-sentinel', 'redis-cli'].every(
-  (binary) => spawnSync(binary, ['--version'], { stdio: 'ignore' }).status === 0,
+// to fail over, and these tests are skipped with the reason in their title, which the test summary prints.
+const missing = ['redis-server', 'redis-sentinel', 'redis-cli'].filter(
+  (binary) => spawnSync(binary, ['--version'], { stdio: 'ignore' }).status !== 0,
 )
+const describeHa = missing.length === 0 ? describe : describe.skip
+const skipped = missing.length === 0 ? '' : ` (skipped: ${missing.join(', ')} not installed)`
 afterEach(async () => {
   for (const service of running.splice(0)) await service.stop('SIGKILL')
 })
@@ -72,10 +74,10 @@ async function start(entry: string, env: Record<string, string>, readyMessage: s
   return service
 }
 
-;(haBinaries ? describe : describe.skip).each([
+describeHa.each([
   ['Sentinel', sentinel],
   ['Cluster', cluster],
-])('Redis %s: the master fails under load', (_mode, deploy) => {
+])(`Redis %s: the master fails under load${skipped}`, (_mode, deploy) => {
   it('loses no acknowledged event, answers 503 (never 2xx) while no master takes writes, and recovers without a restart', async () => {
     const redis = await deploy()
     const dir = mkdtempSync(join(tmpdir(), 'pf-ha-'))
@@ -174,8 +176,8 @@ const replicaLines = (service: ServiceProcess) =>
 const readyStatus = async (service: ServiceProcess) =>
   (await fetch(`${service.readyLine.url as string}/ready`)).status
 
-;(haBinaries ? describe : describe.skip)(
-  'a topology that cannot confirm writes is said, not discovered one 503 at a time (REDIS_WAIT_REPLICAS=1)',
+describeHa(
+  `a topology that cannot confirm writes is said, not discovered one 503 at a time (REDIS_WAIT_REPLICAS=1)${skipped}`,
   () => {
     it('Cluster whose masters have no replica: one line at start naming the setting and both ways out, /ready 503; REDIS_WAIT_REPLICAS=0 is ready', async () => {
       const redis = await startRedisCluster({ masters: 3, replicasPerMaster: 0 })

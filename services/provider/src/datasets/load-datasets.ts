@@ -1,5 +1,5 @@
 import { closeSync, existsSync, openSync, readdirSync, readSync } from 'node:fs'
-import { join } from 'node:path'
+import { isAbsolute, join, resolve } from 'node:path'
 import { isCompanydataCsv, loadCompanydataCsv } from './load-companydata-csv'
 import { loadCompaniesJsonl, loadSanctionsJsonl } from './load-jsonl'
 import { loadOfacCsv } from './load-ofac-csv'
@@ -23,7 +23,9 @@ function firstLine(path: string): string {
  * - any other `*.csv` whose header is a company-register export (`;`, "Company Name") → companies.
  */
 export function loadDatasets(dir: string): Datasets {
-  if (!existsSync(dir)) throw new Error(`data folder ${dir} does not exist`)
+  // A relative folder is read from the working directory, which is not where a README's path may have assumed.
+  const where = isAbsolute(dir) ? dir : `${dir} (${resolve(dir)}, relative to ${process.cwd()})`
+  if (!existsSync(dir)) throw new Error(`data folder ${where} does not exist`)
   const datasets: Datasets = { companies: [], sanctions: [], sources: [] }
   const files = readdirSync(dir).sort()
   if (files.includes('sdn.csv')) {
@@ -52,6 +54,8 @@ export function loadDatasets(dir: string): Datasets {
     }
   }
   if (datasets.sources.length === 0)
-    throw new Error(`no dataset found in ${dir} (see the provider README for formats)`)
+    throw new Error(
+      `no dataset found in ${where}: a data folder holds OFAC CSV sets (sdn.csv), *sanctions*.jsonl, *companies*.jsonl or company-register CSVs; UN XML, US CSL, BIS DPL and OpenSanctions FtM lists come through SANCTIONS_SOURCES (services/provider/README.md, "Lists and how they refresh")`,
+    )
   return datasets
 }
