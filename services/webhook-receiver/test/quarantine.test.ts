@@ -211,6 +211,43 @@ describe('a captured delivery cannot be replayed after the dedup window (WEBHOOK
     },
   )
 
+  // Issue 35: the schema accepts date-times Date.parse cannot read; an age of NaN passed both comparisons.
+  /** The instant `offsetMs` from now, written at +01 with an hour-only offset: `2026-11-21T13:00:00.000+01`. */
+  const atHourOnlyOffset = (offsetMs: number) => at(offsetMs + 3_600_000).replace('Z', '+01')
+
+  it.each([
+    [
+      'an hour-only offset older than WEBHOOK_MAX_AGE_SECONDS',
+      'stale',
+      atHourOnlyOffset(-(MAX_AGE_S + 60) * 1000),
+    ],
+    ['a leap second years ago', 'stale', '2016-12-31T23:59:60Z'],
+    ['an hour-only offset 6 minutes ahead', 'future', atHourOnlyOffset(6 * 60_000)],
+  ])(
+    'reads a timestamp with %s as the schema accepts it: quarantined as %s, never handled as fresh (issue 35)',
+    async (_case, reason, timestamp) => {
+      startWorker()
+      const event = makeEvent('purchase.completed', { timestamp })
+      expect((await send(event)).status).toBe(200)
+      expect(await drained()).toEqual([])
+      expect(await quarantined()).toEqual([
+        expect.objectContaining({
+          webhookId: event.webhookId,
+          reason,
+          failedReason: expect.stringContaining(timestamp),
+        }),
+      ])
+    },
+  )
+
+  it('hands on a fresh event whose timestamp has an hour-only offset (issue 35)', async () => {
+    startWorker()
+    const event = makeEvent('purchase.completed', { timestamp: atHourOnlyOffset(-60_000) })
+    expect((await send(event)).status).toBe(200)
+    expect((await drained()).map((seen) => seen.webhookId)).toEqual([event.webhookId])
+    expect(await quarantined()).toEqual([])
+  })
+
   it("hands on the platform's last retry (7 h 12 min 30 s after the event) and an event 4 minutes ahead of our clock", async () => {
     startWorker()
     const lastRetry = makeEvent('purchase.completed', { timestamp: at(-(7 * 3600 + 12 * 60 + 30) * 1000) })
