@@ -1,7 +1,8 @@
 import type { Worker } from 'bullmq'
 import { startRedis, type RedisHandle } from '@pf/testkit/redis'
 import { WEBHOOK_EVENT_KINDS, type WebhookEvent } from '@pf/schemas'
-import { listDeadLetters } from '../src/worker/dead-letters'
+import { quarantineKeys } from '../src/queue/quarantine'
+import { listDeadLetters, replayDeadLetters } from '../src/worker/dead-letters'
 import { createWebhookWorker } from '../src/worker/create-webhook-worker'
 import {
   json,
@@ -190,6 +191,72 @@ describe('quarantined events have their own retention (WEBHOOK_KEEP_QUARANTINED)
     expect((await listDeadLetters(receiver.queue)).filter((l) => l.reason === 'handler_failed')).toEqual([
       expect.objectContaining({ webhookId: failing.webhookId }),
     ])
+  })
+})
+
+describe('the quarantine is bounded by bytes too (WEBHOOK_QUARANTINE_MAX_BYTES, issue 35)', () => {
+  const KiB = 1024
+  /** A stale purchase.completed of about 20 KiB: valid data, so that replay hands it on. */
+  const heavy = () =>
+    makeEvent('purchase.completed', {
+      timestamp: '2020-01-01T00:00:00Z',
+      data: { ...makeEvent('purchase.completed').data, note: 'x'.repeat(20 * KiB) },
+    })
+  /** What Redis holds: each entry's recorded size, and the total the store keeps of them. */
+  async function held() {
+    const client = await receiver.queue.client
+    const keys = quarantineKeys(receiver.queue)
+    const ids = await client.zrange(keys.index, 0, -1)
+    const sizes = await Promise.all(ids.map(async (id) => Number(await client.hget(keys.entry(id), 'bytes'))))
+    return { sizes, total: Number(await client.get(keys.bytes)) }
+  }
+
+  it('keeps the newest events that fit in the bytes, and a flood of large ones never evicts a dead letter', async () => {
+    await receiver.stop()
+    receiver = await startReceiver(redis.url, uniquePrefix(), { quarantineMaxBytes: 64 * KiB, keepFailed: 1 })
+    startWorker(['purchase.failed'])
+    const failing = makeEvent('purchase.failed')
+    expect((await send(failing)).status).toBe(200)
+    await waitFor(async () => (await listDeadLetters(receiver.queue)).length === 1, 10_000, 'a dead letter')
+
+    const flood = Array.from({ length: 6 }, heavy)
+    for (const event of flood) expect((await send(event)).status).toBe(200)
+    // Three of about 20.5 KiB fit in 64 KiB, four would not.
+    expect((await quarantined()).map((letter) => letter.webhookId)).toEqual(
+      flood
+        .slice(3)
+        .map((event) => event.webhookId)
+        .reverse(),
+    )
+    const { sizes, total } = await held()
+    expect(sizes.every((size) => size > 20 * KiB)).toBe(true)
+    expect(total).toBe(sizes.reduce((a, b) => a + b, 0))
+    expect(total).toBeLessThanOrEqual(64 * KiB)
+    expect((await listDeadLetters(receiver.queue)).filter((l) => l.reason === 'handler_failed')).toEqual([
+      expect.objectContaining({ webhookId: failing.webhookId }),
+    ])
+  })
+
+  it('keeps the newest event whatever its size, and frees the bytes of one replayed', async () => {
+    await receiver.stop()
+    receiver = await startReceiver(redis.url, uniquePrefix(), { quarantineMaxBytes: 16 * KiB })
+    const [first, second] = [heavy(), heavy()]
+    for (const event of [first, second]) expect((await send(event)).status).toBe(200)
+    expect((await quarantined()).map((letter) => letter.webhookId)).toEqual([second.webhookId])
+    const before = await held()
+    expect(before.total).toBe(before.sizes[0])
+
+    expect((await replayDeadLetters(receiver.queue, second.webhookId)).replayed).toHaveLength(1)
+    expect(await held()).toEqual({ sizes: [], total: 0 })
+  })
+
+  it('keeps the event kind and the reason to 200 and 2000 characters: a listing reads them all', async () => {
+    const event = makeEvent('session.created', { event: `session.${'y'.repeat(5000)}` })
+    expect((await send(event)).status).toBe(200)
+    const [letter] = await quarantined()
+    expect(letter).toMatchObject({ webhookId: event.webhookId, reason: 'invalid_data' })
+    expect([letter!.event.length, letter!.failedReason.length]).toEqual([200, 2000])
+    expect(letter!.event.endsWith('…')).toBe(true)
   })
 })
 
