@@ -53,6 +53,7 @@ describe('pf-dead-letters show and --help', () => {
       REDIS_URL: redis.url,
       WEBHOOK_QUEUE_PREFIX: prefix,
       PF_WEBHOOK_SECRET: SECRET,
+      PORT: '0',
       WEBHOOK_JOB_ATTEMPTS: '2',
       WEBHOOK_JOB_BACKOFF_MS: '10',
     }
@@ -129,6 +130,7 @@ describe('pf-dead-letters reads quarantined bodies one at a time (issue 35)', ()
       REDIS_URL: own.url,
       WEBHOOK_QUEUE_PREFIX: uniquePrefix(),
       PF_WEBHOOK_SECRET: SECRET,
+      PORT: '0',
       WEBHOOK_QUARANTINE_MAX_BYTES: String(16 * 1024 * 1024),
     }
     const receiver = await start('main.js', env, 'webhook receiver listening')
