@@ -1,7 +1,13 @@
+import { parseDateTime } from '@pf/schemas'
+
 /** What `endUserSessions` is asked: whose sessions, and the marketplace session's end (its event's `timestamp`). */
 export interface EndUserSessionsInput {
   pfUserId: string
-  /** ISO 8601, epoch milliseconds or a Date. Sessions (refresh tokens) that started after it are kept. */
+  /**
+   * A date-time as the webhook schema accepts it (the event's `timestamp`, read by `parseDateTime` of
+   * `@pf/schemas`: an hour-only offset and a leap second included), epoch milliseconds or a Date. Sessions
+   * (refresh tokens) that started after it are kept.
+   */
   endedAt: Date | string | number
 }
 
@@ -27,10 +33,17 @@ export type EndUserSessionsResult =
   | { outcome: 'unknown-user' }
   | { outcome: 'linked-elsewhere'; accountIds: string[] }
 
-/** `endedAt` in epoch milliseconds; a value that is not a time is a caller's bug. */
+/**
+ * `endedAt` in epoch milliseconds, a string read as the webhook schema reads it (one parser: whatever the
+ * receiver validated, and checked the age of, is read here alike); a value that is not a time is a caller's bug.
+ */
 export function endedAtMs(endedAt: EndUserSessionsInput['endedAt']): number {
   const ms =
-    endedAt instanceof Date ? endedAt.getTime() : typeof endedAt === 'number' ? endedAt : Date.parse(endedAt)
+    endedAt instanceof Date
+      ? endedAt.getTime()
+      : typeof endedAt === 'number'
+        ? endedAt
+        : (parseDateTime(endedAt) ?? Number.NaN)
   if (!Number.isFinite(ms)) throw new TypeError(`endUserSessions: endedAt is not a time (${String(endedAt)})`)
   return ms
 }

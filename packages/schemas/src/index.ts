@@ -61,6 +61,7 @@ export {
   validateWebhookEnvelope,
 } from './validators'
 export { isKnownEventKind, validateWebhookEvent } from './validate-webhook-event'
+export { parseDateTime } from './parse-date-time'
 
 export { resolveDeliveryMechanism } from './resolve-delivery-mechanism'
 export { deliveryObjectKey, resolveS3Target } from './resolve-s3-target'

@@ -3,7 +3,7 @@ import { startTracing } from './start-tracing'
 
 /**
  * Runs a command-line tool (not a service): its failure prints `<name>: <message>` on stderr and exits 1; its
- * success exits 0, so a lingering connection can never keep the command from returning. With `env` holding an
+ * success exits 0, once its output is written, so a lingering connection can never keep the command from returning. With `env` holding an
  * OTLP endpoint, tracing runs (`startTracing`) and its spans are exported before the command exits either way.
  *
  * @example
@@ -18,11 +18,15 @@ export function runCommand(name: string, command: () => Promise<void>, { env }: 
       await tracing.shutdown()
     }
   }
+  // Into a pipe, stdout is written asynchronously: exiting at once cut what was still queued (a `show` of a
+  // large event). An empty write's callback runs once everything before it is out.
+  const exit = (code: number) =>
+    process.stdout.write('', () => process.stderr.write('', () => process.exit(code)))
   run().then(
-    () => process.exit(0),
+    () => exit(0),
     (error: unknown) => {
       process.stderr.write(`${name}: ${(error as Error)?.message ?? String(error)}\n`)
-      process.exit(1)
+      exit(1)
     },
   )
 }

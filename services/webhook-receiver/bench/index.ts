@@ -1,7 +1,11 @@
 // `pnpm bench` for the webhook receiver and its worker (run after `pnpm build`).
+import { benchDeadLetters } from './dead-letters.bench'
 import { benchReceiver } from './receiver.bench'
 import { benchTracing } from './tracing.bench'
 import { benchWorker } from './worker.bench'
+
+/** Quarantined events of 1 MB the dead-letter bench holds by default: 1 GB in Redis. */
+const DEAD_LETTERS = 1000
 
 async function main() {
   // pnpm 10 hands the `--` of `pnpm bench -- tracing` on to the script: it is not an argument.
@@ -12,7 +16,17 @@ async function main() {
     console.table(await benchTracing(Number(args[1] ?? 10)))
     return
   }
-  const rows = [...(await benchReceiver(seconds)), ...(await benchWorker()), ...(await benchTracing(seconds))]
+  // `pnpm bench -- dead-letters [count]`: the dead-letter command's memory alone (count events of 1 MB).
+  if (args[0] === 'dead-letters') {
+    console.table(await benchDeadLetters(Number(args[1] ?? DEAD_LETTERS)))
+    return
+  }
+  const rows = [
+    ...(await benchReceiver(seconds)),
+    ...(await benchWorker()),
+    ...(await benchTracing(seconds)),
+    ...(await benchDeadLetters(DEAD_LETTERS)),
+  ]
   console.log('\n@pf/webhook-receiver benchmarks')
   console.table(rows)
 }

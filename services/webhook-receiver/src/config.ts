@@ -39,6 +39,8 @@ export interface ReceiverConfig extends QueueConfig, JobConfig {
   enqueueTimeoutMs: number
   /** Quarantined events kept (the newest), apart from the dead letters. */
   keepQuarantined: number
+  /** Bytes of quarantined events kept, all together (the newest ones): at least one body's worth. */
+  quarantineMaxBytes: number
   /** Token of the bull-board dashboard at /admin/queues; unset: no dashboard. */
   dashboardToken?: string
   /** The dashboard shows, never changes, the queue (`QUEUE_DASHBOARD_READ_ONLY`, default true). */
@@ -232,6 +234,7 @@ export function loadReceiverConfig(source: Env): ReceiverConfig {
     maxAgeSeconds: 0,
     enqueueTimeoutMs: env.int('WEBHOOK_ENQUEUE_TIMEOUT_MS', { default: 2000, min: 50, max: 4000 }),
     keepQuarantined: env.int('WEBHOOK_KEEP_QUARANTINED', { default: 10_000, min: 1 }),
+    quarantineMaxBytes: env.int('WEBHOOK_QUARANTINE_MAX_BYTES', { default: 100 * 1024 * 1024, min: 1024 }),
     dashboardToken: env.optional('QUEUE_DASHBOARD_TOKEN'),
     dashboardReadOnly: env.bool('QUEUE_DASHBOARD_READ_ONLY', true),
     server: readServerLimits(env),
@@ -239,6 +242,10 @@ export function loadReceiverConfig(source: Env): ReceiverConfig {
     warnings: [],
   }
   config.maxAgeSeconds = readMaxAgeSeconds(env, config.dedupTtlSeconds)
+  if (config.quarantineMaxBytes < config.maxBodyBytes)
+    env.problem(
+      `WEBHOOK_QUARANTINE_MAX_BYTES must be at least WEBHOOK_MAX_BODY_BYTES, so that the largest event fits (got ${config.quarantineMaxBytes} and ${config.maxBodyBytes})`,
+    )
   if (config.dashboardToken !== undefined && config.dashboardToken.length < 16) {
     env.problem('QUEUE_DASHBOARD_TOKEN must be at least 16 characters')
   }

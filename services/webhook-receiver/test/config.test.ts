@@ -158,11 +158,12 @@ describe('where Redis is: one URL, Sentinel or Cluster (service contract, second
 })
 
 describe('replay protection and the quarantine (service contract, third wave)', () => {
-  it('defaults WEBHOOK_MAX_AGE_SECONDS to the dedup window less one hour, keeps 10 000 quarantined events, a read-only dashboard', () => {
+  it('defaults WEBHOOK_MAX_AGE_SECONDS to the dedup window less one hour, keeps 10 000 quarantined events of 100 MiB in all (issue 35), a read-only dashboard', () => {
     expect(loadReceiverConfig({ PF_WEBHOOK_SECRET: 'x' })).toMatchObject({
       dedupTtlSeconds: 604_800,
       maxAgeSeconds: 601_200,
       keepQuarantined: 10_000,
+      quarantineMaxBytes: 104_857_600,
       dashboardReadOnly: true,
     })
     expect(
@@ -188,6 +189,10 @@ describe('replay protection and the quarantine (service contract, third wave)', 
       'WEBHOOK_DEDUP_TTL_SECONDS must be an integer >= 29850 (got "29849")',
     ],
     [{ WEBHOOK_KEEP_QUARANTINED: '0' }, 'WEBHOOK_KEEP_QUARANTINED must be an integer >= 1 (got "0")'],
+    [
+      { WEBHOOK_QUARANTINE_MAX_BYTES: '1048575' },
+      'WEBHOOK_QUARANTINE_MAX_BYTES must be at least WEBHOOK_MAX_BODY_BYTES, so that the largest event fits (got 1048575 and 1048576)',
+    ],
   ])('refuses %j in one line', (env, problem) => {
     expect(problemsOf({ PF_WEBHOOK_SECRET: 'x', ...env })).toEqual([problem])
   })

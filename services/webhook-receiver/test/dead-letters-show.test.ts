@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createCleanup, freePort, startServiceProcess } from '@pf/testkit'
 import { startRedis, type RedisHandle } from '@pf/testkit/redis'
-import { makeEvent, postSigned, SECRET, uniquePrefix, waitFor } from './support'
+import { makeEvent, postSigned, SECRET, uniquePrefix, waitFor, workerConnection } from './support'
 
 // `dead-letters show <id>` and `--help`, through the built command as an operator runs it.
 const dist = join(__dirname, '..', 'dist')
@@ -53,6 +53,7 @@ describe('pf-dead-letters show and --help', () => {
       REDIS_URL: redis.url,
       WEBHOOK_QUEUE_PREFIX: prefix,
       PF_WEBHOOK_SECRET: SECRET,
+      PORT: '0',
       WEBHOOK_JOB_ATTEMPTS: '2',
       WEBHOOK_JOB_BACKOFF_MS: '10',
     }
@@ -118,5 +119,61 @@ describe('pf-dead-letters show and --help', () => {
       status: 2,
       stderr: expect.stringMatching(/say which one to show/),
     })
+  })
+})
+
+describe('pf-dead-letters reads quarantined bodies one at a time (issue 35)', () => {
+  it('with 16 quarantined events of 1 MB held (WEBHOOK_QUARANTINE_MAX_BYTES), list fetches no body from Redis and show only the one it prints', async () => {
+    // A Redis of its own: what it sends to its clients (INFO total_net_output_bytes) is what the command fetched.
+    const own = cleanup.add(await startRedis(), (r) => r.stop())
+    const env = {
+      REDIS_URL: own.url,
+      WEBHOOK_QUEUE_PREFIX: uniquePrefix(),
+      PF_WEBHOOK_SECRET: SECRET,
+      PORT: '0',
+      WEBHOOK_QUARANTINE_MAX_BYTES: String(16 * 1024 * 1024),
+    }
+    const receiver = await start('main.js', env, 'webhook receiver listening')
+    const url = `${(receiver.readyLine as { url: string }).url}/webhooks/pf`
+    // Invalid (email: null) and about 1 MB each, under WEBHOOK_MAX_BODY_BYTES' 1 MiB.
+    const MB = 1_000_000
+    const events = Array.from({ length: 20 }, (_, i) =>
+      makeEvent('session.created', {
+        data: { ...makeEvent('session.created').data, email: null, note: String(i % 10).repeat(MB) },
+      }),
+    )
+    for (const event of events) expect((await postSigned(url, JSON.stringify(event))).status).toBe(200)
+    await receiver.stop('SIGTERM')
+
+    const info = workerConnection(own.url)
+    const sentToClients = async () =>
+      Number(/total_net_output_bytes:(\d+)/.exec(await info.info('stats'))?.[1] ?? Number.NaN)
+    const fetching = async (args: string[]) => {
+      const before = await sentToClients()
+      const result = deadLetters(args, env)
+      return { result, fetched: (await sentToClients()) - before }
+    }
+    try {
+      const listed = await fetching(['list', '--json'])
+      expect(listed.result.status).toBe(0)
+      // 16 of about 1 MB fit in 16 MiB, 17 would not: the newest 16 are held.
+      const letters = JSON.parse(listed.result.stdout) as { webhookId: string; reason: string }[]
+      expect(letters.map((l) => l.webhookId)).toEqual(
+        events
+          .slice(4)
+          .map((e) => e.webhookId)
+          .reverse(),
+      )
+      expect(listed.fetched).toBeLessThan(MB / 10)
+
+      const oldest = events[4]!
+      const shown = await fetching(['show', oldest.webhookId, '--json'])
+      expect(shown.result.status).toBe(0)
+      expect((JSON.parse(shown.result.stdout) as { body: unknown }).body).toEqual(oldest)
+      expect(shown.fetched).toBeGreaterThan(MB)
+      expect(shown.fetched).toBeLessThan(MB + MB / 10)
+    } finally {
+      info.disconnect()
+    }
   })
 })

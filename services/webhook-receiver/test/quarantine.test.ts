@@ -1,7 +1,8 @@
 import type { Worker } from 'bullmq'
 import { startRedis, type RedisHandle } from '@pf/testkit/redis'
 import { WEBHOOK_EVENT_KINDS, type WebhookEvent } from '@pf/schemas'
-import { listDeadLetters } from '../src/worker/dead-letters'
+import { quarantineKeys } from '../src/queue/quarantine'
+import { listDeadLetters, replayDeadLetters } from '../src/worker/dead-letters'
 import { createWebhookWorker } from '../src/worker/create-webhook-worker'
 import {
   json,
@@ -72,6 +73,28 @@ async function drained() {
   await waitFor(() => handled.some((event) => event.webhookId === control.webhookId), 10_000, 'the worker')
   return handled.filter((event) => event.webhookId !== control.webhookId)
 }
+
+/**
+ * A dead letter first (a purchase.failed whose handler fails), then `flood`, quarantined: resolves with the
+ * webhookIds the quarantine kept, newest first, once it has checked that the dead letter is still there.
+ */
+async function keptOfFloodAfterDeadLetter(flood: { webhookId: string }[]) {
+  startWorker(['purchase.failed'])
+  const failing = makeEvent('purchase.failed')
+  expect((await send(failing)).status).toBe(200)
+  await waitFor(async () => (await listDeadLetters(receiver.queue)).length === 1, 10_000, 'a dead letter')
+  for (const event of flood) expect((await send(event)).status).toBe(200)
+  expect((await listDeadLetters(receiver.queue)).filter((l) => l.reason === 'handler_failed')).toEqual([
+    expect.objectContaining({ webhookId: failing.webhookId }),
+  ])
+  return (await quarantined()).map((letter) => letter.webhookId)
+}
+/** The webhookIds of the last `count` events, newest first. */
+const newest = (events: { webhookId: string }[], count: number) =>
+  events
+    .slice(-count)
+    .map((event) => event.webhookId)
+    .reverse()
 
 const created = makeEvent('session.created')
 const data = created.data as Record<string, unknown>
@@ -174,22 +197,60 @@ describe('quarantined events have their own retention (WEBHOOK_KEEP_QUARANTINED)
   it('keeps the newest ones, and a flood of them never evicts a handler failure (a dead letter)', async () => {
     await receiver.stop()
     receiver = await startReceiver(redis.url, uniquePrefix(), { keepQuarantined: 3, keepFailed: 1 })
-    startWorker(['purchase.failed'])
-    const failing = makeEvent('purchase.failed')
-    expect((await send(failing)).status).toBe(200)
-    await waitFor(async () => (await listDeadLetters(receiver.queue)).length === 1, 10_000, 'a dead letter')
-
     const flood = Array.from({ length: 6 }, () => withData({ email: null }))
-    for (const event of flood) expect((await send(event)).status).toBe(200)
-    expect((await quarantined()).map((letter) => letter.webhookId)).toEqual(
-      flood
-        .slice(3)
-        .map((event) => event.webhookId)
-        .reverse(),
-    )
-    expect((await listDeadLetters(receiver.queue)).filter((l) => l.reason === 'handler_failed')).toEqual([
-      expect.objectContaining({ webhookId: failing.webhookId }),
-    ])
+    expect(await keptOfFloodAfterDeadLetter(flood)).toEqual(newest(flood, 3))
+  })
+})
+
+describe('the quarantine is bounded by bytes too (WEBHOOK_QUARANTINE_MAX_BYTES, issue 35)', () => {
+  const KiB = 1024
+  /** A stale purchase.completed of about 20 KiB: valid data, so that replay hands it on. */
+  const heavy = () =>
+    makeEvent('purchase.completed', {
+      timestamp: '2020-01-01T00:00:00Z',
+      data: { ...makeEvent('purchase.completed').data, note: 'x'.repeat(20 * KiB) },
+    })
+  /** What Redis holds: each entry's recorded size, and the total the store keeps of them. */
+  async function held() {
+    const client = await receiver.queue.client
+    const keys = quarantineKeys(receiver.queue)
+    const ids = await client.zrange(keys.index, 0, -1)
+    const sizes = await Promise.all(ids.map(async (id) => Number(await client.hget(keys.entry(id), 'bytes'))))
+    return { sizes, total: Number(await client.get(keys.bytes)) }
+  }
+
+  it('keeps the newest events that fit in the bytes, and a flood of large ones never evicts a dead letter', async () => {
+    await receiver.stop()
+    receiver = await startReceiver(redis.url, uniquePrefix(), { quarantineMaxBytes: 64 * KiB, keepFailed: 1 })
+    const flood = Array.from({ length: 6 }, heavy)
+    // Three of about 20.5 KiB fit in 64 KiB, four would not.
+    expect(await keptOfFloodAfterDeadLetter(flood)).toEqual(newest(flood, 3))
+    const { sizes, total } = await held()
+    expect(sizes.every((size) => size > 20 * KiB)).toBe(true)
+    expect(total).toBe(sizes.reduce((a, b) => a + b, 0))
+    expect(total).toBeLessThanOrEqual(64 * KiB)
+  })
+
+  it('keeps the newest event whatever its size, and frees the bytes of one replayed', async () => {
+    await receiver.stop()
+    receiver = await startReceiver(redis.url, uniquePrefix(), { quarantineMaxBytes: 16 * KiB })
+    const [first, second] = [heavy(), heavy()]
+    for (const event of [first, second]) expect((await send(event)).status).toBe(200)
+    expect((await quarantined()).map((letter) => letter.webhookId)).toEqual([second.webhookId])
+    const before = await held()
+    expect(before.total).toBe(before.sizes[0])
+
+    expect((await replayDeadLetters(receiver.queue, second.webhookId)).replayed).toHaveLength(1)
+    expect(await held()).toEqual({ sizes: [], total: 0 })
+  })
+
+  it('keeps the event kind and the reason to 200 and 2000 characters: a listing reads them all', async () => {
+    const event = makeEvent('session.created', { event: `session.${'y'.repeat(5000)}` })
+    expect((await send(event)).status).toBe(200)
+    const [letter] = await quarantined()
+    expect(letter).toMatchObject({ webhookId: event.webhookId, reason: 'invalid_data' })
+    expect([letter!.event.length, letter!.failedReason.length]).toEqual([200, 2000])
+    expect(letter!.event.endsWith('…')).toBe(true)
   })
 })
 
@@ -210,6 +271,43 @@ describe('a captured delivery cannot be replayed after the dedup window (WEBHOOK
       expect(await quarantined()).toEqual([expect.objectContaining({ webhookId: event.webhookId, reason })])
     },
   )
+
+  // Issue 35: the schema accepts date-times Date.parse cannot read; an age of NaN passed both comparisons.
+  /** The instant `offsetMs` from now, written at +01 with an hour-only offset: `2026-11-21T13:00:00.000+01`. */
+  const atHourOnlyOffset = (offsetMs: number) => at(offsetMs + 3_600_000).replace('Z', '+01')
+
+  it.each([
+    [
+      'an hour-only offset older than WEBHOOK_MAX_AGE_SECONDS',
+      'stale',
+      atHourOnlyOffset(-(MAX_AGE_S + 60) * 1000),
+    ],
+    ['a leap second years ago', 'stale', '2016-12-31T23:59:60Z'],
+    ['an hour-only offset 6 minutes ahead', 'future', atHourOnlyOffset(6 * 60_000)],
+  ])(
+    'reads a timestamp with %s as the schema accepts it: quarantined as %s, never handled as fresh (issue 35)',
+    async (_case, reason, timestamp) => {
+      startWorker()
+      const event = makeEvent('purchase.completed', { timestamp })
+      expect((await send(event)).status).toBe(200)
+      expect(await drained()).toEqual([])
+      expect(await quarantined()).toEqual([
+        expect.objectContaining({
+          webhookId: event.webhookId,
+          reason,
+          failedReason: expect.stringContaining(timestamp),
+        }),
+      ])
+    },
+  )
+
+  it('hands on a fresh event whose timestamp has an hour-only offset (issue 35)', async () => {
+    startWorker()
+    const event = makeEvent('purchase.completed', { timestamp: atHourOnlyOffset(-60_000) })
+    expect((await send(event)).status).toBe(200)
+    expect((await drained()).map((seen) => seen.webhookId)).toEqual([event.webhookId])
+    expect(await quarantined()).toEqual([])
+  })
 
   it("hands on the platform's last retry (7 h 12 min 30 s after the event) and an event 4 minutes ahead of our clock", async () => {
     startWorker()

@@ -36,6 +36,7 @@ export const receiverDefaults = {
   keepCompleted: 0,
   keepFailed: 100,
   keepQuarantined: 100,
+  quarantineMaxBytes: 100 * 1024 * 1024,
   /** The default: the dedup window less one hour. */
   maxAgeSeconds: 7 * 24 * 3600 - 3600,
   dashboardReadOnly: true,

@@ -1,4 +1,4 @@
-import type { Job, Queue } from 'bullmq'
+import { Job, type Queue } from 'bullmq'
 
 /** A job whose handler failed for good, as the dead letters show it: no BullMQ type. */
 export interface FailedJob {
@@ -33,11 +33,21 @@ const describe = (job: Job): FailedJob => ({
   retry: () => job.retry('failed', { resetAttemptsMade: true, resetAttemptsStarted: true }),
 })
 
-/** Every job of the queue's failed set (the dead letters BullMQ keeps), a page at a time. */
+/**
+ * Every job of the queue's failed set (the dead letters BullMQ keeps), newest first, read one at a time: a job's
+ * data is its event's body (up to `WEBHOOK_MAX_BODY_BYTES`), and a page of them at once could be gigabytes. The
+ * ids are read first, a page at a time, so that jobs retried meanwhile (a replay) shift no page.
+ */
 export async function* failedJobs(queue: Queue): AsyncGenerator<FailedJob> {
+  const ids: string[] = []
   for (let start = 0; ; start += PAGE) {
-    const page = await queue.getFailed(start, start + PAGE - 1)
-    for (const job of page) yield describe(job)
-    if (page.length < PAGE) return
+    const page = await queue.getRanges(['failed'], start, start + PAGE - 1)
+    ids.push(...page)
+    if (page.length < PAGE) break
+  }
+  for (const id of ids) {
+    const job = await Job.fromId(queue, id)
+    // Removed since its id was read: gone, as it would be a moment later.
+    if (job) yield describe(job)
   }
 }

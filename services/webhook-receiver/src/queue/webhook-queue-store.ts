@@ -20,6 +20,8 @@ export interface EventStoreOptions extends JobSettings {
   dedupTtlSeconds: number
   enqueueTimeoutMs: number
   keepQuarantined: number
+  /** Bytes the quarantine keeps, all its events together (`WEBHOOK_QUARANTINE_MAX_BYTES`). */
+  quarantineMaxBytes: number
   /** Connection losses and recoveries are logged here; none when absent (tests). */
   logger?: Logger
 }
@@ -97,6 +99,7 @@ export function webhookQueueStore(around: StoreAround): EventStore {
   const quarantine = {
     ttlMs: options.dedupTtlSeconds * 1000,
     keep: options.keepQuarantined,
+    maxBytes: options.quarantineMaxBytes,
     waitReplicas,
     waitTimeoutMs,
   }

@@ -1,4 +1,4 @@
-import { validateWebhookEvent, WEBHOOK_ID_MAX_LENGTH } from '@pf/schemas'
+import { parseDateTime, validateWebhookEvent, WEBHOOK_ID_MAX_LENGTH } from '@pf/schemas'
 import { parseJsonBody } from '@pf/signing'
 import { InvalidEnvelopeError } from '../errors'
 import type { AcceptOutcome, EventStore, QuarantineOutcome, QuarantineReason } from '../queue'
@@ -36,8 +36,10 @@ export const MAX_FUTURE_SKEW_MS = 5 * 60_000
  * unexpected `data`, a missing or unknown `event`, a missing `timestamp`) is quarantined as `invalid_data`
  * (an unknown kind is so "ignored", rule 4), one whose signed `timestamp` is older than `maxAgeMs` as `stale`
  * (a captured delivery replayed once its dedup marker is gone), one more than `MAX_FUTURE_SKEW_MS` ahead as
- * `future`; no handler sees them. The rest is stored for the worker with its verified text as it came.
- * Resolves only once the store has it: the 200 follows.
+ * `future`; no handler sees them. The `timestamp` is read by `parseDateTime`, as the schema accepts it (an
+ * hour-only offset, a leap second); one it still cannot read is `invalid_data`, never taken for fresh. The
+ * rest is stored for the worker with its verified text as it came. Resolves only once the store has it: the
+ * 200 follows.
  */
 export async function receiveEvent(
   raw: Uint8Array,
@@ -68,9 +70,15 @@ export async function receiveEvent(
 
 type Held = { reason: QuarantineReason; detail: string }
 
-/** `stale` or `future` for a signed `timestamp` out of the window around `now`; undefined within it. */
+/**
+ * `stale` or `future` for a signed `timestamp` out of the window around `now`, `invalid_data` for one that cannot
+ * be read (an age of NaN would pass both comparisons); undefined within the window.
+ */
 function outOfWindow(timestamp: string, maxAgeMs: number, now: number): Held | undefined {
-  const age = now - Date.parse(timestamp)
+  const sentAt = parseDateTime(timestamp)
+  if (sentAt === undefined)
+    return { reason: 'invalid_data', detail: `timestamp ${timestamp} cannot be read as a date-time` }
+  const age = now - sentAt
   if (age > maxAgeMs)
     return { reason: 'stale', detail: `timestamp ${timestamp} is older than ${maxAgeMs / 1000} s` }
   if (-age > MAX_FUTURE_SKEW_MS)

@@ -2,10 +2,11 @@ import { validateWebhookEvent } from '@pf/schemas'
 import {
   failedJobs,
   listQuarantined,
+  readQuarantined,
   releaseQuarantined,
   type FailedJob,
-  type QuarantinedEvent,
   type QuarantineReason,
+  type QuarantineSummary,
   type WebhookQueue,
 } from '../queue'
 
@@ -29,7 +30,8 @@ export interface StillInvalid extends DeadLetter {
   errors: string
 }
 
-function describeJob(job: FailedJob): DeadLetter {
+/** A failed job as a dead letter (its body left out). */
+export function describeJob(job: FailedJob): DeadLetter {
   return {
     jobId: job.jobId,
     webhookId: job.webhookId,
@@ -41,7 +43,8 @@ function describeJob(job: FailedJob): DeadLetter {
   }
 }
 
-function describeQuarantined(event: QuarantinedEvent): DeadLetter {
+/** A quarantined event as a dead letter. */
+export function describeQuarantined(event: QuarantineSummary): DeadLetter {
   return {
     jobId: event.id,
     webhookId: event.webhookId,
@@ -53,7 +56,10 @@ function describeQuarantined(event: QuarantinedEvent): DeadLetter {
   }
 }
 
-/** Every job whose handler failed for good, and every quarantined event, newest first. */
+/**
+ * Every job whose handler failed for good, and every quarantined event, newest first; no body is held: the
+ * failed jobs' are read one at a time, the quarantine's not at all.
+ */
 export async function listDeadLetters(queue: WebhookQueue): Promise<DeadLetter[]> {
   const letters: DeadLetter[] = []
   for await (const job of failedJobs(queue)) letters.push(describeJob(job))
@@ -76,7 +82,7 @@ const parse = (json: string): unknown => {
  * is handed on, what still fails stays and is returned with its errors. A failed job is retried with a fresh
  * attempt budget; a quarantined event becomes a job, whatever its age (the operator's replay skips the age
  * check: it is how an event of the platform's manual replay, or from a skewed clock, is let in). Dedup markers
- * are untouched.
+ * are untouched. Bodies are read one at a time.
  */
 export async function replayDeadLetters(
   queue: WebhookQueue,
@@ -95,9 +101,12 @@ export async function replayDeadLetters(
       replayed.push(letter)
     }
   }
-  for (const event of await listQuarantined(queue)) {
-    const letter = describeQuarantined(event)
+  for (const summary of await listQuarantined(queue)) {
+    const letter = describeQuarantined(summary)
     if (!chosen(letter)) continue
+    const event = await readQuarantined(queue, summary.id)
+    // Released or trimmed since it was listed.
+    if (!event) continue
     const data = parse(event.json)
     const checked = validateWebhookEvent(data)
     if (!checked.ok) stillInvalid.push({ ...letter, errors: checked.error })

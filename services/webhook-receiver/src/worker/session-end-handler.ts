@@ -1,5 +1,10 @@
 import { createRealmClient, createTenantClient, endUserSessions } from '@pf/idp-clients'
-import type { WebhookHandler, WebhookHandlers } from '@pf/schemas'
+import {
+  parseDateTime,
+  UnrecoverableWebhookError,
+  type WebhookHandler,
+  type WebhookHandlers,
+} from '@pf/schemas'
 import type { SessionEndSettings } from './session-end-settings'
 
 /**
@@ -7,7 +12,9 @@ import type { SessionEndSettings } from './session-end-settings'
  * tokens (Auth0) that started at or before the event's `timestamp` end with the marketplace session; later ones
  * (a session bought in between) stay. An unknown user, or an account linked to another marketplace user, is
  * logged and acknowledged; a provider that is down, slow or answering 5xx/429 throws, so the job is retried on
- * the worker's schedule (ending is idempotent: a retry or a duplicate ends nothing more).
+ * the worker's schedule (ending is idempotent: a retry or a duplicate ends nothing more). The `timestamp` is read
+ * by `parseDateTime`, as the receiver's age check read it; one that cannot be read is unrecoverable (a dead
+ * letter at once: no retry would read it).
  */
 export function createSessionEndHandler({
   idp,
@@ -18,7 +25,12 @@ export function createSessionEndHandler({
       ? createRealmClient({ ...idp.realm, timeoutMs })
       : createTenantClient({ ...idp.tenant, timeoutMs })
   return async ({ webhookId, timestamp, data }, { logger }) => {
-    const result = await endUserSessions(client, { pfUserId: data.userId, endedAt: timestamp })
+    const endedAt = parseDateTime(timestamp)
+    if (endedAt === undefined)
+      throw new UnrecoverableWebhookError(
+        `session.ended: timestamp ${timestamp} cannot be read as a date-time`,
+      )
+    const result = await endUserSessions(client, { pfUserId: data.userId, endedAt })
     const about = { webhookId, sessionId: data.sessionId, userId: data.userId }
     if (result.outcome === 'ended') {
       const { accountId, ended, kept, undecided, reason } = result

@@ -1,5 +1,5 @@
-import { failedJobs, listQuarantined, type WebhookQueue } from '../queue'
-import { listDeadLetters, type DeadLetter } from './dead-letters'
+import { failedJobs, listQuarantined, readQuarantined, type WebhookQueue } from '../queue'
+import { describeJob, describeQuarantined, type DeadLetter } from './dead-letters'
 
 /** One dead letter whole: what `dead-letters show <id>` prints. */
 export interface DeadLetterDetail extends DeadLetter {
@@ -22,23 +22,21 @@ const parsed = (json: string): unknown => {
 /**
  * The dead letter whose jobId or webhookId is `id`, with everything kept about it: the event, the reason
  * (`handler_failed` with the handler's error and stack, or a quarantine's `invalid_data` with the validation
- * errors, `stale`, `future`), the attempts and the times; undefined when there is none.
+ * errors, `stale`, `future`), the attempts and the times; undefined when there is none. Reads one body at a
+ * time: the failed jobs' one by one until it is found, then the quarantine's listing (no bodies) and its one.
  */
 export async function showDeadLetter(queue: WebhookQueue, id: string): Promise<DeadLetterDetail | undefined> {
-  const letter = (await listDeadLetters(queue)).find((l) => l.jobId === id || l.webhookId === id)
-  if (!letter) return undefined
-  if (letter.reason === 'handler_failed') {
-    for await (const job of failedJobs(queue)) {
-      if (job.jobId !== letter.jobId) continue
-      const receivedAt = job.enqueuedAt ? new Date(job.enqueuedAt).toISOString() : undefined
-      return { ...letter, receivedAt, stacktrace: job.stacktrace, body: job.data }
-    }
-    return { ...letter, receivedAt: undefined, stacktrace: [], body: undefined }
+  for await (const job of failedJobs(queue)) {
+    if (job.jobId !== id && job.webhookId !== id) continue
+    const receivedAt = job.enqueuedAt ? new Date(job.enqueuedAt).toISOString() : undefined
+    return { ...describeJob(job), receivedAt, stacktrace: job.stacktrace, body: job.data }
   }
-  const event = (await listQuarantined(queue)).find((e) => e.id === letter.jobId)
+  const summary = (await listQuarantined(queue)).find((e) => e.id === id || e.webhookId === id)
+  if (!summary) return undefined
+  const event = await readQuarantined(queue, summary.id)
   return {
-    ...letter,
-    receivedAt: event?.receivedAt,
+    ...describeQuarantined(summary),
+    receivedAt: summary.receivedAt,
     stacktrace: [],
     body: event ? parsed(event.json) : undefined,
   }
