@@ -85,8 +85,13 @@ export function createEnvReader(env: Env) {
     problem(message: string): void {
       problems.push(message)
     },
-    done(): void {
-      if (problems.length > 0) throw new ConfigError(problems)
+    /**
+     * Throws a `ConfigError` listing every problem, or returns `settings`. Given the settings read (each bad
+     * one at its default), the error carries them, so that a doctor can still check what they allow.
+     */
+    done<T>(settings?: T): T {
+      if (problems.length > 0) throw new ConfigError(problems, settings)
+      return settings as T
     },
   }
 }
