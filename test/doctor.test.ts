@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { createCleanup, freePort } from '@pf/testkit'
 import {
@@ -326,6 +327,48 @@ describe('doctor', () => {
     expect(run.stdout).toMatch(/^ok {4}realm role pf-user {2}exists$/m)
     expect(run.stdout.match(/^FAIL/gm)).toHaveLength(1)
     expect(run.code).toBe(1)
+  })
+
+  // Issue 36: `pnpm doctor` is pnpm's own built-in (it prints nothing and exits 0), so the README must name a
+  // command pnpm hands to our script. Exactly the README's command runs here, read from its Commands table.
+  it("the README's root command runs every service's doctor: each one's lines under its name, exit 0, and 1 when one fails", async () => {
+    const readme = readFileSync(join(root, 'README.md'), 'utf8')
+    const row = readme.split('\n').find((line) => /^\| `[^`]+` +\|.*dist\/doctor\.js/.test(line))
+    const command = /^\| `([^`]+)`/.exec(row ?? '')?.[1] ?? ''
+    expect(command).toMatch(/^pnpm [a-z-]+$/)
+    const [bin = '', ...args] = command.split(' ')
+    const run = (env: Record<string, string>) =>
+      new Promise<Run>((resolve) => {
+        execFile(
+          bin,
+          args,
+          { cwd: root, env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env } },
+          (error, stdout) => resolve({ code: error ? Number(error.code) : 0, stdout }),
+        )
+      })
+    const everyService = {
+      ...providerEnv(),
+      PF_WEBHOOK_SECRET: 'whsec_a-real-secret-from-the-portal-0123',
+      REDIS_URL: redis.url,
+      ...exchangeBase(),
+      IDP_STYLE: 'realm',
+      REALM_SERVER_URL: keycloakUrl,
+      REALM_NAME: 'pf',
+      REALM_CLIENT_ID: 'pf-exchange',
+      REALM_CLIENT_SECRET: CLIENT_SECRET,
+      REALM_ADMIN_USER: 'admin',
+      REALM_ADMIN_PASSWORD: ADMIN_PASSWORD,
+    }
+    const good = await run(everyService)
+    expect(good.stdout).toMatch(/^provider:\nok {4}settings parse\n[\s\S]*^ok {4}S3 bucket pf-deliveries /m)
+    expect(good.stdout).toMatch(/^webhook-receiver:\nok {4}settings parse\n[\s\S]*^ok {4}Redis at /m)
+    expect(good.stdout).toMatch(/^auth-exchange:\nok {4}settings parse\n[\s\S]*^ok {4}realm role pf-user /m)
+    expect(good.stdout).not.toMatch(/^FAIL/m)
+    expect(good.code).toBe(0)
+    const bad = await run({ ...everyService, S3_DEFAULT_BUCKET: 'nope' })
+    expect(bad.stdout).toMatch(/^FAIL {2}S3 bucket nope: /m)
+    expect(bad.stdout).toMatch(/^ok {4}realm role pf-user /m)
+    expect(bad.code).toBe(1)
   })
 
   const tenantClient = { clientId: 'pf-exchange', clientSecret: CLIENT_SECRET }
