@@ -104,8 +104,19 @@ export function envExample(service: string, readme: string, rootReadme: string):
   return [...head, ...body].join('\n')
 }
 
+const USAGE = `usage: pnpm env-examples [--help]
+  Writes services/<name>/.env.example (${SERVICES.join(', ')})
+  from the Settings tables of each service's README and the root README's shared settings.`
+
 if (require.main === module) {
-  for (const service of SERVICES) {
+  const args = process.argv.slice(2).filter((arg) => arg !== '--') // pnpm 10 hands a `--` on
+  const help = args.includes('--help') || args.includes('-h')
+  if (help) console.log(USAGE)
+  else if (args.length > 0) {
+    process.stderr.write(`env-examples: unknown argument "${args[0]}"\n${USAGE}\n`)
+    process.exitCode = 2
+  }
+  for (const service of help || args.length > 0 ? [] : SERVICES) {
     const dir = join(root, 'services', service)
     const rootReadme = readFileSync(join(root, 'README.md'), 'utf8')
     writeFileSync(
