@@ -142,9 +142,20 @@ export function envExample(service: Service, read: (path: string) => string): st
   ].join('\n')
 }
 
+const USAGE = `usage: pnpm env-examples [--help]
+  Writes services/<name>/.env.example (${SERVICES.join(', ')})
+  from the Settings tables of each service's README and the root README's shared settings.`
+
 if (require.main === module) {
+  const args = process.argv.slice(2).filter((arg) => arg !== '--') // pnpm 10 hands a `--` on
+  const help = args.includes('--help') || args.includes('-h')
+  if (help) console.log(USAGE)
+  else if (args.length > 0) {
+    process.stderr.write(`env-examples: unknown argument "${args[0]}"\n${USAGE}\n`)
+    process.exitCode = 2
+  }
   const read = (path: string) => readFileSync(join(root, path), 'utf8')
-  for (const service of SERVICES) {
+  for (const service of help || args.length > 0 ? [] : SERVICES) {
     writeFileSync(join(root, 'services', service, '.env.example'), envExample(service, read))
     console.log(`services/${service}/.env.example`)
   }

@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { createCleanup } from '@pf/testkit'
+import { createCleanup, freePort } from '@pf/testkit'
 import {
   startAuth0Emulator,
   startKeycloakEmulator,
@@ -59,22 +60,68 @@ const providerEnv = () => ({
 })
 
 describe('doctor', () => {
-  it('provider: all ok, exit 0; a missing bucket and the demo key are one failed line each, exit 1', async () => {
+  it('provider: all ok, exit 0; a missing bucket is one failed line, exit 1', async () => {
     const good = await doctor('provider', providerEnv())
     expect(good.code).toBe(0)
     expect(good.stdout).toMatch(
-      /^ok {4}settings parse\nok {4}secrets are not placeholders\nok {4}S3 bucket pf-deliveries {2}exists/,
+      /^ok {4}settings parse\nok {4}production rules {2}not applied \(NODE_ENV is not production\); these settings pass them too\nok {4}S3 bucket pf-deliveries {2}exists/,
     )
-    const bad = await doctor('provider', {
+    const bad = await doctor('provider', { ...providerEnv(), S3_DEFAULT_BUCKET: 'nope' })
+    expect(bad.code).toBe(1)
+    expect(bad.stdout).toMatch(/^FAIL {2}S3 bucket nope: .*\(fix: create the bucket/m)
+  })
+
+  // Issue 35: without NODE_ENV=production the doctor does not claim production rules apply.
+  it('without NODE_ENV=production, the demo key is a warning that production would refuse it, not a failure (exit 0)', async () => {
+    const run = await doctor('provider', { ...providerEnv(), PF_API_KEY: 'pf-demo-api-key' })
+    expect(run.stdout).toMatch(
+      /^warn {2}production rules: not applied \(NODE_ENV is not production\); with NODE_ENV=production the service would refuse to start: PF_API_KEY must be set to your own secret/m,
+    )
+    expect(run.stdout).not.toMatch(/^FAIL/m)
+    expect(run.code).toBe(0)
+    const production = await doctor('provider', {
       ...providerEnv(),
       PF_API_KEY: 'pf-demo-api-key',
-      S3_DEFAULT_BUCKET: 'nope',
+      NODE_ENV: 'production',
     })
-    expect(bad.code).toBe(1)
-    expect(bad.stdout).toMatch(
-      /^FAIL {2}secrets are not placeholders: PF_API_KEY must be set to your own secret/m,
+    expect(production.stdout).toMatch(/^FAIL {2}settings: PF_API_KEY must be set to your own secret/m)
+    expect(production.stdout).not.toMatch(/not applied/)
+    expect(production.code).toBe(1)
+  })
+
+  // Issue 35: a settings failure does not hide the checks that can still run.
+  it('NODE_ENV=production: a placeholder secret and an unreachable Redis are both reported in one run', async () => {
+    const run = await doctor('webhook-receiver', {
+      NODE_ENV: 'production',
+      ALLOW_PLAIN_HTTP: 'true',
+      PF_WEBHOOK_SECRET: 'change-me',
+      REDIS_URL: `redis://127.0.0.1:${await freePort()}`,
+    })
+    expect(run.stdout).toMatch(/^FAIL {2}settings: PF_WEBHOOK_SECRET holds a placeholder/m)
+    expect(run.stdout).toMatch(
+      /^FAIL {2}Redis at redis:\/\/127\.0\.0\.1:\d+: does not answer \(connect ECONNREFUSED [^)]+\) \(fix: start Redis/m,
     )
-    expect(bad.stdout).toMatch(/^FAIL {2}S3 bucket nope: .*\(fix: create the bucket/m)
+    expect(run.code).toBe(1)
+  })
+
+  it('a setting a check needs is wrong: that check is skipped, naming it; the others still run', async () => {
+    const run = await doctor('webhook-receiver', {
+      PF_WEBHOOK_SECRET: 'whsec_a-real-secret-from-the-portal-0123',
+      WEBHOOK_PATH: 'no-slash',
+      REDIS_URL: redis.url,
+      REDIS_SENTINELS: '127.0.0.1:1',
+    })
+    expect(run.stdout).toMatch(/^FAIL {2}settings: WEBHOOK_PATH must start with \//m)
+    expect(run.stdout).toMatch(/^skip {2}Redis at .* {2}not run: it needs REDIS_URL \(see above\)$/m)
+    expect(run.code).toBe(1)
+    // The settings fail on WEBHOOK_PATH only: Redis, which does not read it, is checked all the same.
+    const other = await doctor('webhook-receiver', {
+      PF_WEBHOOK_SECRET: 'whsec_a-real-secret-from-the-portal-0123',
+      WEBHOOK_PATH: 'no-slash',
+      REDIS_URL: redis.url,
+    })
+    expect(other.stdout).toMatch(/^ok {4}Redis at redis:\/\/127\.0\.0\.1:\d+ {2}answers/m)
+    expect(other.code).toBe(1)
   })
 
   it('webhook receiver: Redis answers with noeviction, exit 0; another maxmemory-policy fails with its fix', async () => {
@@ -101,6 +148,7 @@ describe('doctor', () => {
     const missing = await doctor('auth-exchange', {})
     expect(missing.code).toBe(1)
     expect(missing.stdout).toMatch(/^FAIL {2}settings: MARKETPLACE_JWKS_URL is required$/m)
+    expect(missing.stdout).toMatch(/^skip {2}marketplace JWKS {2}not run: it needs MARKETPLACE_JWKS_URL/m)
     const env = {
       IDP_STYLE: 'realm',
       PF_APPLICATION_ID: 'app_1',
@@ -229,6 +277,98 @@ describe('doctor', () => {
     expect(run.stdout).toMatch(/^ok {4}realm role pf-user {2}exists$/m)
     expect(run.stdout).not.toMatch(/^FAIL/m)
     expect(run.code).toBe(0)
+  })
+
+  // Issue 35: one redaction for every printed address (userinfo and credential-like query parameters).
+  it("provider: a list source's user, password and token are never printed, its host, path and options are", async () => {
+    const port = await freePort()
+    const run = await doctor('provider', {
+      ...providerEnv(),
+      SANCTIONS_SOURCES: `ofac-csv:http://reader:s3cr3t-pw@127.0.0.1:${port}/ofac/sdn.csv?token=t0ken-value&format=csv`,
+    })
+    expect(run.stdout).toMatch(
+      new RegExp(
+        `^FAIL  list source ofac-csv:http://\\*\\*\\*@127\\.0\\.0\\.1:${port}/ofac/sdn\\.csv\\?token=\\*\\*\\*&format=csv: .*could not be fetched`,
+        'm',
+      ),
+    )
+    expect(run.stdout).not.toMatch(/reader|s3cr3t|t0ken-value/)
+    expect(run.code).toBe(1)
+  })
+
+  it("auth exchange: MARKETPLACE_JWKS_URL's and REALM_SERVER_URL's passwords and tokens are never printed", async () => {
+    const keycloak = cleanup.add(await startKeycloakEmulator(wellSetUpRealm), (k) => k.stop())
+    const withSecrets = (url: string) => url.replace('//', '//admin:hunter2-pw@')
+    const run = await doctor('auth-exchange', {
+      ...exchangeBase(),
+      MARKETPLACE_JWKS_URL: `${withSecrets(jwksUrl)}?access_token=t0ken-value`,
+      IDP_STYLE: 'realm',
+      REALM_SERVER_URL: withSecrets(keycloak.url),
+      REALM_NAME: 'pf',
+      REALM_CLIENT_ID: 'pf-exchange',
+      REALM_CLIENT_SECRET: CLIENT_SECRET,
+      REALM_ADMIN_USER: 'admin',
+      REALM_ADMIN_PASSWORD: ADMIN_PASSWORD,
+    })
+    expect(run.stdout).toMatch(
+      /^FAIL {2}marketplace JWKS: http:\/\/\*\*\*@127\.0\.0\.1:\d+\/\.well-known\/jwks\.json\?access_token=\*\*\* does not answer/m,
+    )
+    expect(run.stdout).toMatch(
+      /^\w+ +identity provider \(realm\)[ :].*http:\/\/\*\*\*@127\.0\.0\.1:\d+\/realms\/pf\//m,
+    )
+    expect(run.stdout).not.toMatch(/hunter2|t0ken-value/)
+  })
+
+  it('auth exchange without MARKETPLACE_JWKS_URL: that check is skipped; the identity-provider checks run and pass', async () => {
+    const run = await realmDoctor({}, { MARKETPLACE_JWKS_URL: '' })
+    expect(run.stdout).toMatch(/^FAIL {2}settings: MARKETPLACE_JWKS_URL is required$/m)
+    expect(run.stdout).toMatch(/^skip {2}marketplace JWKS {2}not run: it needs MARKETPLACE_JWKS_URL/m)
+    expect(run.stdout).toMatch(/^ok {4}identity provider \(realm\) {2}answers at /m)
+    expect(run.stdout).toMatch(/^ok {4}realm role pf-user {2}exists$/m)
+    expect(run.stdout.match(/^FAIL/gm)).toHaveLength(1)
+    expect(run.code).toBe(1)
+  })
+
+  // Issue 36: `pnpm doctor` is pnpm's own built-in (it prints nothing and exits 0), so the README must name a
+  // command pnpm hands to our script. Exactly the README's command runs here, read from its Commands table.
+  it("the README's root command runs every service's doctor: each one's lines under its name, exit 0, and 1 when one fails", async () => {
+    const readme = readFileSync(join(root, 'README.md'), 'utf8')
+    const row = readme.split('\n').find((line) => /^\| `[^`]+` +\|.*dist\/doctor\.js/.test(line))
+    const command = /^\| `([^`]+)`/.exec(row ?? '')?.[1] ?? ''
+    expect(command).toMatch(/^pnpm [a-z-]+$/)
+    const [bin = '', ...args] = command.split(' ')
+    const run = (env: Record<string, string>) =>
+      new Promise<Run>((resolve) => {
+        execFile(
+          bin,
+          args,
+          { cwd: root, env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env } },
+          (error, stdout) => resolve({ code: error ? Number(error.code) : 0, stdout }),
+        )
+      })
+    const everyService = {
+      ...providerEnv(),
+      PF_WEBHOOK_SECRET: 'whsec_a-real-secret-from-the-portal-0123',
+      REDIS_URL: redis.url,
+      ...exchangeBase(),
+      IDP_STYLE: 'realm',
+      REALM_SERVER_URL: keycloakUrl,
+      REALM_NAME: 'pf',
+      REALM_CLIENT_ID: 'pf-exchange',
+      REALM_CLIENT_SECRET: CLIENT_SECRET,
+      REALM_ADMIN_USER: 'admin',
+      REALM_ADMIN_PASSWORD: ADMIN_PASSWORD,
+    }
+    const good = await run(everyService)
+    expect(good.stdout).toMatch(/^provider:\nok {4}settings parse\n[\s\S]*^ok {4}S3 bucket pf-deliveries /m)
+    expect(good.stdout).toMatch(/^webhook-receiver:\nok {4}settings parse\n[\s\S]*^ok {4}Redis at /m)
+    expect(good.stdout).toMatch(/^auth-exchange:\nok {4}settings parse\n[\s\S]*^ok {4}realm role pf-user /m)
+    expect(good.stdout).not.toMatch(/^FAIL/m)
+    expect(good.code).toBe(0)
+    const bad = await run({ ...everyService, S3_DEFAULT_BUCKET: 'nope' })
+    expect(bad.stdout).toMatch(/^FAIL {2}S3 bucket nope: /m)
+    expect(bad.stdout).toMatch(/^ok {4}realm role pf-user /m)
+    expect(bad.code).toBe(1)
   })
 
   const tenantClient = { clientId: 'pf-exchange', clientSecret: CLIENT_SECRET }

@@ -152,6 +152,30 @@ describe('pf-sim query', () => {
     })
   })
 
+  // Issue 36: without --s3-endpoint pf-sim cannot read the object; it says where it went and how to read it.
+  it('pf_s3_sync without --s3-endpoint: says which s3:// object holds the results and how to read it, exit 0', async () => {
+    const run = await pfSim(
+      'query',
+      'companies',
+      '--provider',
+      url(provider),
+      '--param',
+      'name=acme',
+      '--delivery',
+      'pf_s3_sync',
+    )
+    expect(run).toMatchObject({ code: 0, stderr: '' })
+    const [, reference = '', bucket = '', key = ''] =
+      /\nresults {2}in (s3:\/\/([^/]+)\/(\S+)), not read: give --s3-endpoint URL \(the provider's S3_ENDPOINT; keys from\n {2}AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY\) to show them here, or: aws s3 cp (\S+) -\n$/.exec(
+        run.stdout,
+      ) ?? []
+    expect(run.stdout).toContain(`aws s3 cp ${reference} -`)
+    // The address is where the results are: the object (read path-style; s3rver serves it unsigned) holds them.
+    const object = await fetch(`${s3.endpoint}/${bucket}/${key}`)
+    expect(object.status).toBe(200)
+    expect(await object.json()).toHaveLength(69)
+  })
+
   it('names the address and the cause when no provider answers, exit 1', async () => {
     // A port nothing listens on: bound, then released.
     const probe = createServer().listen(0, '127.0.0.1')

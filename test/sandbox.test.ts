@@ -35,7 +35,7 @@ describe('pnpm start arguments', () => {
     })
   })
 
-  it('pnpm start --help prints every option and exits 0; a wrong option prints the usage line, no stack', () => {
+  it('pnpm start --help prints every option and exits 0; a wrong option prints the usage line on stderr, no stack, exit 2', () => {
     const help = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/sandbox/main.ts', '--', '--help'], {
       cwd: root,
       encoding: 'utf8',
@@ -53,7 +53,7 @@ describe('pnpm start arguments', () => {
       cwd: root,
       encoding: 'utf8',
     })
-    expect(wrong.status).toBe(1)
+    expect(wrong.status).toBe(2) // a usage mistake, as for every command here (issue 36)
     expect(wrong.stderr).toMatch(/^pnpm start: Unknown option '--port'\nusage: pnpm start /)
     expect(wrong.stderr).not.toMatch(/\n\s+at /)
   })

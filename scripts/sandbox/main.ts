@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { buildIfChanged } from './build-if-changed'
 import { describeBusyPort } from './describe-busy-port'
-import { parseSandboxArgs, SANDBOX_HELP } from './parse-sandbox-args'
+import { parseSandboxArgs, SANDBOX_HELP, SandboxUsageError } from './parse-sandbox-args'
 import { sandboxBanner } from './sandbox-banner'
 import { createSandboxLog } from './sandbox-log'
 import { SANDBOX, SandboxError, startSandbox, type Sandbox } from './start-sandbox'
@@ -75,5 +75,5 @@ main().catch((error: unknown) => {
     ? error.message
     : (describeBusyPort(error) ?? String((error as Error)?.stack ?? error))
   process.stderr.write(`pnpm start: ${message}\n`)
-  process.exit(1)
+  process.exit(error instanceof SandboxUsageError ? 2 : 1)
 })

@@ -1,6 +1,9 @@
 import { parseArgs } from 'node:util'
 import { SandboxError, type IdpStyle } from './start-sandbox'
 
+/** A mistake on the command line: `pnpm start` prints it with the usage and exits 2. */
+export class SandboxUsageError extends SandboxError {}
+
 export interface SandboxArgs {
   idp: IdpStyle[]
   ports: 'fixed' | 'ephemeral'
@@ -72,16 +75,16 @@ export function parseSandboxArgs(argv: string[]): SandboxArgs {
     }))
   } catch (error) {
     const message = (error as Error).message.replace(/\. To specify a positional argument.*$/s, '')
-    throw new SandboxError(`${message}\n${USAGE}`)
+    throw new SandboxUsageError(`${message}\n${USAGE}`)
   }
   const idp = [...new Set((values.idp ?? 'realm').split(',').map((style) => style.trim()))]
   if (idp.length === 0 || idp.some((style) => style !== 'realm' && style !== 'tenant'))
-    throw new SandboxError(`--idp takes realm, tenant or realm,tenant (got "${values.idp}")\n${USAGE}`)
+    throw new SandboxUsageError(`--idp takes realm, tenant or realm,tenant (got "${values.idp}")\n${USAGE}`)
   if (values.ports !== 'fixed' && values.ports !== 'ephemeral')
-    throw new SandboxError(`--ports takes fixed or ephemeral (got "${values.ports}")\n${USAGE}`)
+    throw new SandboxUsageError(`--ports takes fixed or ephemeral (got "${values.ports}")\n${USAGE}`)
   const { companies } = values
   if (companies !== undefined && companies !== 'memory' && companies !== 'postgres')
-    throw new SandboxError(`--companies takes memory or postgres (got "${companies}")\n${USAGE}`)
+    throw new SandboxUsageError(`--companies takes memory or postgres (got "${companies}")\n${USAGE}`)
   return {
     ...(companies ? { companies } : {}),
     idp: idp as IdpStyle[],

@@ -1,5 +1,6 @@
 import pino, { type Logger } from 'pino'
 import { createLogDestination, type LogDestination } from './create-log-destination'
+import { redactUrls } from './redact-urls'
 import { traceLogFields } from './trace-log-fields'
 
 export type { Logger }
@@ -28,8 +29,9 @@ export interface LoggerOptions {
 }
 
 /**
- * A pino JSON logger with the kit's redactions; a line written inside an active span carries `trace_id` and
- * `span_id`.
+ * A pino JSON logger with the kit's redactions (the fields above, and every address in a line as `redactUrl`
+ * shows it, wherever it stands: a message, an error's, a field); a line written inside an active span carries
+ * `trace_id` and `span_id`.
  *
  * @example
  * const log = createLogger({ name: 'provider', level: config.logLevel })
@@ -41,7 +43,8 @@ export function createLogger({ name, level = 'info', destination }: LoggerOption
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
     mixin: traceLogFields,
   }
-  return pino(options, destination ?? stdoutDestination())
+  const target = destination ?? stdoutDestination()
+  return pino(options, { write: (line: string) => target.write(redactUrls(line)) })
 }
 
 // Kept on stdout itself, not in this module: a process may load the module more than once (Jest does, per

@@ -1,4 +1,5 @@
 import { ConfigError } from './config-error'
+import { redactUrl } from './redact-url'
 
 export type Env = Readonly<Record<string, string | undefined>>
 
@@ -75,8 +76,8 @@ export function createEnvReader(env: Env) {
       try {
         new URL(value)
       } catch {
-        // A URL may carry a password (redis://:secret@host): what stands before an @ is never shown.
-        problems.push(`${name} must be a URL (got "${value.replace(/^([^/]*\/\/)?[^@/]*@/, '$1***@')}")`)
+        // A URL may carry a password (redis://:secret@host): shown as every address is.
+        problems.push(`${name} must be a URL (got "${redactUrl(value)}")`)
       }
       return value
     },
@@ -84,8 +85,13 @@ export function createEnvReader(env: Env) {
     problem(message: string): void {
       problems.push(message)
     },
-    done(): void {
-      if (problems.length > 0) throw new ConfigError(problems)
+    /**
+     * Throws a `ConfigError` listing every problem, or returns `settings`. Given the settings read (each bad
+     * one at its default), the error carries them, so that a doctor can still check what they allow.
+     */
+    done<T>(settings?: T): T {
+      if (problems.length > 0) throw new ConfigError(problems, settings)
+      return settings as T
     },
   }
 }

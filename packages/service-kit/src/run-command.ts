@@ -1,4 +1,5 @@
 import type { Env } from './env-reader'
+import { redactUrls } from './redact-urls'
 import { startTracing } from './start-tracing'
 
 /**
@@ -25,7 +26,7 @@ export function runCommand(name: string, command: () => Promise<void>, { env }: 
   run().then(
     () => exit(0),
     (error: unknown) => {
-      process.stderr.write(`${name}: ${(error as Error)?.message ?? String(error)}\n`)
+      process.stderr.write(`${name}: ${redactUrls((error as Error)?.message ?? String(error))}\n`)
       exit(1)
     },
   )

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino'
 import { ConfigError } from './config-error'
+import { redactUrls } from './redact-urls'
 
 /**
  * Runs a service's start-up; a bad configuration or a failed start prints one clear line on stderr and
@@ -12,8 +13,8 @@ export function runMain(name: string, start: () => Promise<void>): void {
   start().catch((error: unknown) => {
     const message =
       error instanceof ConfigError ? error.message : `failed to start: ${(error as Error)?.message ?? error}`
-    // One line, whatever the cause's message holds (a parser's error may span several).
-    process.stderr.write(`${name}: ${message.replace(/\s*\n\s*/g, ' ')}\n`)
+    // One line, whatever the cause's message holds (a parser's error may span several), and no address's secrets.
+    process.stderr.write(`${name}: ${redactUrls(message.replace(/\s*\n\s*/g, ' '))}\n`)
     process.exit(1)
   })
 }

@@ -32,6 +32,24 @@ describe('createEnvReader collects every configuration problem into one readable
     )
   })
 
+  it('done(settings) returns them, or hands them to a doctor on the ConfigError, never to a log of it', () => {
+    const good = createEnvReader({ PORT: '80' })
+    const read = { port: good.int('PORT', { default: 1 }) }
+    expect(good.done(read)).toBe(read)
+    const bad = createEnvReader({ PORT: 'eighty', SECRET: 'hunter2' })
+    const partial = { port: bad.int('PORT', { default: 1 }), secret: bad.required('SECRET') }
+    const error = (() => {
+      try {
+        bad.done(partial)
+      } catch (caught) {
+        return caught as ConfigError
+      }
+    })()
+    expect(error?.partial).toBe(partial)
+    expect(Object.keys(error ?? {})).not.toContain('partial')
+    expect(JSON.stringify(error)).not.toContain('hunter2')
+  })
+
   it('never shows the password of a URL it refuses', () => {
     const env = createEnvReader({ A: 'redis://:s3cret@cache:port', B: 'http://user:s3cret@host:bad/x' })
     env.url('A')

@@ -64,12 +64,25 @@ afterAll(() => close?.())
 const NO_STACK = /\n\s+at /
 
 describe('pf-sim usage (exit 0 for help, 2 for a mistake, never a stack trace)', () => {
-  it('prints every command with pf-sim, help, --help and -h, exit 0', async () => {
-    for (const args of [[], ['help'], ['--help'], ['-h']]) {
+  it('prints every command with help, --help and -h on stdout, exit 0', async () => {
+    for (const args of [['help'], ['--help'], ['-h']]) {
       const run = await pfSim(...args)
-      expect(run).toMatchObject({ code: 0, stdout: expect.stringMatching(/pf-sim webhook send <kind>/) })
+      expect(run).toMatchObject({
+        code: 0,
+        stderr: '',
+        stdout: expect.stringMatching(/pf-sim webhook send <kind>/),
+      })
       expect(run.stdout).toMatch(/pf-sim query <companies\|sanctions>/)
     }
+  })
+
+  // Issue 36: the help says 2 is a usage mistake, and no command is one.
+  it('without arguments: a usage mistake, the usage line on stderr, exit 2', async () => {
+    const run = await pfSim()
+    expect(run).toMatchObject({ code: 2, stdout: '' })
+    expect(run.stderr).toBe(
+      'pf-sim: which command? (pf-sim --help lists them)\nusage: pf-sim <webhook send|webhook raw|webhook replay|query|issuer|token> … (pf-sim --help)\n',
+    )
   })
 
   it('prints each command usage for --help and -h, exit 0', async () => {

@@ -72,6 +72,5 @@ export function loadExchangeConfig(source: Env): ExchangeConfig {
     ops: readOpsSettings(env, { port }),
   }
   const idp = readIdentityProviderSettings(env)
-  env.done()
-  return { ...base, idp }
+  return env.done({ ...base, idp })
 }

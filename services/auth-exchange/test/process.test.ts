@@ -82,6 +82,20 @@ describe('auth-exchange process', () => {
     }
   })
 
+  // Issue 35: every address a log line holds goes through one redaction, even inside a library's message (fetch
+  // refuses a URL with credentials and quotes it whole).
+  it("logs a failed readiness check's address without its password or token", async () => {
+    const { service } = await startRealmExchange({
+      MARKETPLACE_JWKS_URL: 'http://reader:hunt3r-pw@127.0.0.1:9/jwks?access_token=t0ken-value&v=2',
+    })
+    const { url } = service.readyLine as { url: string }
+    expect((await fetch(`${url}/ready`)).status).toBe(503)
+    const failed = service.logs.find((line) => line.msg === 'readiness check failed') as
+      { err: { message: string } } | undefined
+    expect(failed?.err.message).toContain('http://***@127.0.0.1:9/jwks?access_token=***&v=2')
+    expect(JSON.stringify(service.logs)).not.toMatch(/hunt3r|t0ken-value/)
+  })
+
   it('says only its status at /health and /ready, and serves /metrics on METRICS_PORT alone', async () => {
     const { service } = await startRealmExchange({ METRICS_PORT: '0' })
     try {

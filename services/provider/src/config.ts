@@ -125,8 +125,7 @@ export function loadProviderConfig(source: Env): ProviderConfig {
     server,
     ops: readOpsSettings(env, { port }),
   }
-  env.done()
-  return config
+  return env.done(config)
 }
 
 /** `COMPANIES_DATABASE_*`: undefined without `COMPANIES_DATABASE_URL` (companies in memory). */

@@ -65,7 +65,7 @@ describe('provider process', () => {
     expect(result.status).toBe(1)
   })
 
-  it('never shows the credentials or query of a list URL, even when the list cannot be fetched', async () => {
+  it("never shows a list URL's user, password or token, even when the list cannot be fetched (one redaction: issue 35)", async () => {
     const url = `http://reader:s3cr3t-pw@127.0.0.1:${await freePort()}/ofac/sdn.csv?token=t0ken-value`
     const result = spawnSync(process.execPath, [main], {
       env: { PATH: process.env.PATH, PORT: '0', SANCTIONS_SOURCES: url },
@@ -74,7 +74,7 @@ describe('provider process', () => {
     })
     expect(result.status).toBe(1)
     expect(result.stderr).toMatch(
-      /^provider: failed to start: http:\/\/127\.0\.0\.1:\d+\/ofac\/sdn\.csv could not be fetched: [^\n]+\n$/,
+      /^provider: failed to start: http:\/\/\*\*\*@127\.0\.0\.1:\d+\/ofac\/sdn\.csv\?token=\*\*\* could not be fetched: [^\n]+\n$/,
     )
     expect(result.stdout + result.stderr).not.toMatch(/reader|s3cr3t|t0ken/)
   })

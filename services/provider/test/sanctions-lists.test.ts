@@ -121,9 +121,9 @@ describe('refresh (SANCTIONS_REFRESH_INTERVAL, SIGHUP): atomic swap, previous in
   })
 })
 
-describe('list sources never show their credentials or query (issue 22), in /api/lists or in logs', () => {
+describe('list sources never show their credentials or tokens (issues 22, 35), in /api/lists or in logs', () => {
   const started = createCleanup(afterEach)
-  it('fetches a list URL with its credentials as Basic auth, and shows it as scheme://host/path', async () => {
+  it('fetches a list URL with its credentials as Basic auth, and shows it with *** for them (redactUrl)', async () => {
     const seen: { authorization?: string; url?: string }[] = []
     let status = 200
     const feed = createServer((req, res) => {
@@ -139,6 +139,7 @@ describe('list sources never show their credentials or query (issue 22), in /api
       destination: new Writable({ write: (chunk, _enc, done) => void (logs.push(String(chunk)), done()) }),
     })
     const source = `${base.replace('//', '//reader:s3cr3t-pw@')}/feeds/watch-sanctions.jsonl?token=t0ken-value`
+    const shown = base.replace('//', '//***@')
     const lists = await SanctionsLists.load([source], { ...options, logger: capture })
     const { server } = await start(lists)
     started.add(server, (p) => p.stop())
@@ -150,13 +151,13 @@ describe('list sources never show their credentials or query (issue 22), in /api
     ])
     const listed = await listsOf(server.url)
     expect(listed.lists.map((l) => [l.name, l.source])).toEqual([
-      ['watch-sanctions', `${base}/feeds/watch-sanctions.jsonl`],
+      ['watch-sanctions', `${shown}/feeds/watch-sanctions.jsonl?token=***`],
     ])
 
     status = 503
     expect(await lists.refresh()).toMatchObject({ ok: false })
     const failure = logs.find((line) => line.includes('refresh failed'))
-    expect(failure).toContain(`${base}/feeds/watch-sanctions.jsonl answered 503`)
+    expect(failure).toContain(`${shown}/feeds/watch-sanctions.jsonl?token=*** answered 503`)
     expect(JSON.stringify([logs, await listsOf(server.url)])).not.toMatch(/reader|s3cr3t|t0ken/)
   })
 })

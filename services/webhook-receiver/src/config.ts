@@ -261,8 +261,7 @@ export function loadReceiverConfig(source: Env): ReceiverConfig {
       'NODE_ENV=production serves webhooks over HTTPS only (the spec: deliveries use HTTPS): set TLS_CERT_FILE and TLS_KEY_FILE, or ALLOW_PLAIN_HTTP=true when TLS ends at an ingress in front of the receiver',
     )
   }
-  env.done()
-  return config
+  return env.done(config)
 }
 
 /** The worker's settings, read once at start. */

@@ -42,7 +42,7 @@ describe('pf-dead-letters show and --help', () => {
     const result = deadLetters(['show', 'wh_x'], { REDIS_URL: `redis://127.0.0.1:${await freePort()}` })
     expect(result.status).toBe(1)
     expect(result.stderr).toMatch(
-      /^pf-dead-letters: reaching Redis at 127\.0\.0\.1:\d+ \(prefix \{pf\}\) took longer than 3000 ms\n$/,
+      /^pf-dead-letters: reaching Redis at redis:\/\/127\.0\.0\.1:\d+ \(prefix \{pf\}\) took longer than 3000 ms\n$/,
     )
   })
 

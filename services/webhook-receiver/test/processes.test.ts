@@ -319,7 +319,7 @@ describe('pf-dead-letters command', () => {
     })
     expect(result.status).toBe(1)
     expect(result.stderr).toMatch(
-      /^pf-dead-letters: reaching Redis at 127\.0\.0\.1:\d+ \(prefix \{pf\}\) took longer than 300 ms\n$/,
+      /^pf-dead-letters: reaching Redis at redis:\/\/127\.0\.0\.1:\d+ \(prefix \{pf\}\) took longer than 300 ms\n$/,
     )
   })
 

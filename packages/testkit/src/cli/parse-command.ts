@@ -50,7 +50,9 @@ export interface ParsedCommand {
 /** Which command `argv` names, from its first words, before its options are known. */
 function commandOf(argv: string[]): CommandName | 'help' {
   const [first, second] = argv
-  if (first === undefined || first === 'help' || first === '--help' || first === '-h') return 'help'
+  // No command is a mistake (exit 2, on stderr), as the exit codes say; asking for help is not.
+  if (first === undefined) throw new UsageError('which command? (pf-sim --help lists them)')
+  if (first === 'help' || first === '--help' || first === '-h') return 'help'
   if (first === 'webhook') {
     const name = `webhook ${second ?? ''}` as CommandName
     if (name in OPTIONS) return name

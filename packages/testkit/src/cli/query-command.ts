@@ -42,7 +42,15 @@ function printOutcome(outcome: QueryOutcome, show: number) {
     const total = typeof body.recordCount === 'number' ? body.recordCount : outcome.results.length
     console.log(formatResultsTable(outcome.results, { total, show }))
   }
+  const delivered = body.delivery as { mechanism?: string; reference?: string } | undefined
+  if (ok && !outcome.results && delivered?.mechanism === 'pf_s3_sync' && delivered.reference)
+    console.log(s3Unread(delivered.reference))
 }
+
+/** Where a `pf_s3_sync` delivery went when pf-sim was not told how to read it, and how to. */
+const s3Unread = (reference: string) =>
+  `results  in ${reference}, not read: give --s3-endpoint URL (the provider's S3_ENDPOINT; keys from
+  AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY) to show them here, or: aws s3 cp ${reference} -`
 
 /** `query companies|sanctions`: exit 0 when the provider answered 2xx and the callback says delivered, 1 otherwise. */
 export async function queryCommand(args: string[], values: CommandValues) {

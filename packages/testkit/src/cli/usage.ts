@@ -29,7 +29,8 @@ export const USAGE: Record<CommandName, string> = {
   Exit 0 when the last answer is 2xx, 1 otherwise, 2 for a usage mistake.`,
   query: `usage: pf-sim query <companies|sanctions> --provider URL [--api-key K] [--param name=value …] [--delivery inline|pf_s3_sync|webhook] [--bucket B] [--prefix P] [--s3-endpoint URL] [--show N] [--json]
   A query envelope with a callback listener: checks the callback's signature, prints the answer, the callback
-  and the results as a table (--show rows, default 20; --json for the whole answer).
+  and the results as a table (--show rows, default 20; --json for the whole answer). pf_s3_sync results are
+  read from --s3-endpoint (keys from AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY); without it, their s3:// address.
   Exit 0 when the provider answers 2xx and the callback says delivered, 1 otherwise, 2 for a usage mistake.`,
   issuer: `usage: pf-sim issuer [--port 4200] [--host 127.0.0.1] [--iss URL] [--json]
   A marketplace JWT issuer: JWKS at /.well-known/jwks.json, tokens from POST /mint, until Ctrl-C.`,
@@ -37,7 +38,7 @@ export const USAGE: Record<CommandName, string> = {
   A marketplace JWT from a running issuer, printed alone (TOKEN=$(pf-sim token …)).`,
 }
 
-/** `pf-sim`, `pf-sim help`, `pf-sim --help`: every command's usage. */
+/** `pf-sim help`, `pf-sim --help`: every command's usage, on stdout (`pf-sim` alone is a usage mistake). */
 export const HELP = `pf-sim — the marketplace platform, simulated
 
 ${Object.values(USAGE).join('\n\n')}

@@ -1,20 +1,25 @@
 // `node dist/doctor.js`: checks the exchange's configuration without serving; exit 1 on any failure.
 import { createRealmClient, createTenantClient, type SetupCheck } from '@pf/idp-clients'
-import { DoctorProblem, productionSecretsCheck, runDoctor, type DoctorCheck } from '@pf/service-kit'
+import { DoctorProblem, redactUrl, runDoctorCommand, type DoctorCheck } from '@pf/service-kit'
 import { loadExchangeConfig, type ExchangeConfig } from '../config'
 
 /** GETs `url` and checks the JSON answer with `check`, which says what was found. */
 async function getJson(url: string, check: (body: Record<string, unknown>) => string): Promise<string> {
+  const shown = redactUrl(url)
   let res: Response
   try {
     res = await fetch(url, { signal: AbortSignal.timeout(4000) })
   } catch (error) {
-    const cause = (error as { cause?: { code?: string } }).cause?.code
-    throw new DoctorProblem(`${url} does not answer${cause ? ` (${cause})` : ''}`)
+    // fetch's own refusal (a URL with credentials) has no cause: its message says why.
+    const { cause, message } = error as { cause?: { code?: string; message?: string }; message: string }
+    throw new DoctorProblem(`${shown} does not answer (${cause?.code ?? cause?.message ?? message})`)
   }
-  if (!res.ok) throw new DoctorProblem(`${url} answered ${res.status}`)
+  if (!res.ok) throw new DoctorProblem(`${shown} answered ${res.status}`)
   return check((await res.json()) as Record<string, unknown>)
 }
+
+/** What the identity-provider checks read: with one of them wrong, they are not run. */
+const IDP_SETTINGS = ['IDP_STYLE', 'REALM_*', 'TENANT_*', 'ACCOUNT_ADOPTION']
 
 /**
  * What the identity provider's admin API tells of its set-up (@pf/idp-clients' `setupChecks`), one line each;
@@ -28,6 +33,7 @@ function identityProviderSetup({ idp, adoption }: ExchangeConfig): DoctorCheck[]
       : createTenantClient({ ...idp.tenant, ...options }).setupChecks()
   return setup.map(({ name, run }) => ({
     name,
+    needs: IDP_SETTINGS,
     run: async () => {
       const finding = await run()
       if (!finding.ok) throw new DoctorProblem(finding.problem, finding.fix)
@@ -43,30 +49,36 @@ const checks = (config: ExchangeConfig): DoctorCheck[] => {
       ? `${idp.realm.serverUrl.replace(/\/+$/, '')}/realms/${encodeURIComponent(idp.realm.realm)}/.well-known/openid-configuration`
       : `${idp.tenant.baseUrl.replace(/\/+$/, '')}/.well-known/openid-configuration`
   return [
-    productionSecretsCheck(loadExchangeConfig, process.env),
     {
       name: 'marketplace JWKS',
+      needs: ['MARKETPLACE_JWKS_URL'],
       run: () =>
         getJson(config.marketplace.jwksUrl, (body) => {
           const keys = Array.isArray(body.keys) ? body.keys.length : 0
           if (keys === 0) throw new DoctorProblem('the JWKS holds no keys', 'check MARKETPLACE_JWKS_URL')
-          return `${keys} key(s) at ${config.marketplace.jwksUrl}`
+          return `${keys} key(s) at ${redactUrl(config.marketplace.jwksUrl)}`
         }),
     },
     {
       name: `identity provider (${idp.style})`,
+      needs: IDP_SETTINGS,
       run: () =>
         getJson(discovery, (body) => {
           if (typeof body.token_endpoint !== 'string')
             throw new DoctorProblem(
-              `${discovery} has no token_endpoint`,
+              `${redactUrl(discovery)} has no token_endpoint`,
               'check the realm or tenant settings',
             )
-          return `answers at ${discovery}`
+          return `answers at ${redactUrl(discovery)}`
         }),
     },
     ...identityProviderSetup(config),
   ]
 }
 
-void runDoctor(() => loadExchangeConfig(process.env), checks).then((ok) => process.exit(ok ? 0 : 1))
+runDoctorCommand(loadExchangeConfig, checks, {
+  service: 'auth-exchange',
+  checks: 'the marketplace JWKS and the identity provider answer; its set-up, as its admin API tells',
+  argv: process.argv.slice(2),
+  env: process.env,
+})

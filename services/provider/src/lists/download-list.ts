@@ -1,15 +1,15 @@
-import { redactSource } from './redact-source'
+import { redactUrl } from '@pf/service-kit'
 
 /**
  * Fetches a list. Credentials in the URL (`https://user:pw@host/…`) go in a Basic `Authorization` header
- * (fetch refuses them in the URL); errors name the URL as `redactSource` shows it, never its secrets.
+ * (fetch refuses them in the URL); errors name the URL as `redactUrl` shows it, never its secrets.
  */
 export async function downloadList(
   source: string,
   { timeoutMs, maxBytes }: { timeoutMs: number; maxBytes: number },
 ): Promise<Buffer> {
   const url = new URL(source)
-  const shown = redactSource(source)
+  const shown = redactUrl(source)
   const headers: Record<string, string> = {}
   if (url.username || url.password) {
     const userinfo = `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`

@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, statSync } from 'node:fs'
 import { basename, join } from 'node:path'
+import { redactUrl } from '@pf/service-kit'
 import { detectListFormat, isListFormat, type ListFormat } from '../datasets/detect-list-format'
 import { ListFormatError } from '../datasets/list-format-error'
 import { OFAC_SETS } from '../datasets/load-ofac-csv'
@@ -7,7 +8,6 @@ import { downloadList } from './download-list'
 import { FtmLists } from './ftm-lists'
 import { bytesInput, fileInput, type ListInput } from './list-input'
 import { LIST_READERS } from './read-list'
-import { redactSource } from './redact-source'
 import type { SanctionsList } from './sanctions-list'
 
 export type { SanctionsList, SubList } from './sanctions-list'
@@ -106,7 +106,7 @@ export async function loadSanctionsSource(source: string, options: SourceOptions
   const ftm = options.ftm ?? new FtmLists()
   if (/^https?:\/\//i.test(location)) {
     const bytes = await downloadList(location, options)
-    const input = bytesInput(bytes, redactSource(location), basename(new URL(location).pathname))
+    const input = bytesInput(bytes, redactUrl(location), basename(new URL(location).pathname))
     return [await LIST_READERS[formatOf(input, format)](input, ftm)]
   }
   if (!existsSync(location)) throw new Error(`sanctions source ${location} does not exist`)

@@ -1,3 +1,5 @@
+import { redactUrl } from '@pf/service-kit'
+
 /** A Redis server reachable as host and port. */
 export interface HostPort {
   host: string
@@ -20,12 +22,12 @@ export type RedisTarget = (
   waitReplicas: number
 }
 
-/** Where the target points, for logs and error messages: never a password. */
+/** Where the target points, for logs and error messages: a URL as `redactUrl` shows it, never a password. */
 export function describeRedisTarget(target: RedisTarget): string {
   const list = (nodes: HostPort[]) => nodes.map(({ host, port }) => `${host}:${port}`).join(',')
   switch (target.kind) {
     case 'url':
-      return new URL(target.url).host
+      return redactUrl(target.url)
     case 'sentinel':
       return `sentinel ${target.name} via ${list(target.sentinels)}`
     case 'cluster':

@@ -42,7 +42,8 @@ function printReplay({ replayed, stillInvalid }: { replayed: DeadLetter[]; still
 export async function deadLettersCommand(args: string[], loadConfig: () => DeadLettersConfig): Promise<void> {
   const [command, argument, ...rest] = args
   const json = [argument, ...rest].includes('--json')
-  if (command === '--help' || command === '-h' || command === 'help') {
+  // Asked for anywhere (`list --help`), help is printed, never the command run.
+  if (command === 'help' || args.includes('--help') || args.includes('-h')) {
     process.stdout.write(`${USAGE}\n`)
     return
   }
