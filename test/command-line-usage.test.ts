@@ -33,6 +33,7 @@ const COMMANDS: [string, string[]][] = [
   ['the auth exchange doctor', built('services/auth-exchange/dist/doctor.js')],
   ['pnpm check-setup', script('scripts/check-setup.ts')],
   ['pnpm env-examples', script('scripts/env-example.ts')],
+  ['pnpm interface-docs', script('scripts/interface-docs.ts')],
   ['pnpm start (the sandbox)', script('scripts/sandbox/main.ts')],
   ['pnpm monitoring', script('deploy/monitoring/src/write-monitoring.ts')],
 ]
@@ -75,10 +76,15 @@ describe('every command line: --help on stdout, exit 0; a usage mistake on stder
     })
   })
 
-  it('pnpm env-examples --help and pnpm monitoring --help write nothing', async () => {
-    const written = ['services/provider/.env.example', 'deploy/monitoring/prometheus/pf-alerts.rules.yml']
+  it('pnpm env-examples, interface-docs and monitoring --help write nothing', async () => {
+    const written = [
+      'services/provider/.env.example',
+      'docs/provider.md',
+      'deploy/monitoring/prometheus/pf-alerts.rules.yml',
+    ]
     const before = written.map((path) => statSync(join(root, path)).mtimeMs)
     await run(script('scripts/env-example.ts'), ['--help'])
+    await run(script('scripts/interface-docs.ts'), ['--help'])
     await run(script('deploy/monitoring/src/write-monitoring.ts'), ['--help'])
     expect(written.map((path) => statSync(join(root, path)).mtimeMs)).toEqual(before)
   })
