@@ -248,4 +248,22 @@ describe.each([
     await waitFor(() => logged(worker, unknown, stranger.webhookId).length > 0, 'the unknown user')
     expect(logged(worker, unknown, stranger.webhookId)[0]).toMatchObject({ outcome: 'unknown-user' })
   })
+
+  // Issue 35: the provider's search for the user's link is quoted and escaped (Keycloak's q, Auth0's Lucene), so a
+  // user id the exchange accepts with spaces, quotes, a colon and a backslash finds its account.
+  it('signs out a user whose id holds spaces, quotes, a colon and a backslash', async () => {
+    const { worker, webhookUrl } = await startPipeline('{se-odd}', { IDP_SESSION_END: 'on', ...style.env })
+    const userId = 'ann "o" k:1 \\ smith'
+    const token = await exchangeTokens(userId)
+    const event = ended(userId, new Date().toISOString())
+    expect(await deliver(webhookUrl, event)).toBe('delivered')
+    const done = (msg: string) => logged(worker, msg, event.webhookId).length > 0
+    const unknown = 'session.ended: no account of this marketplace user to sign out'
+    await waitFor(() => done('identity-provider sessions ended') || done(unknown), 'the handler')
+    expect(logged(worker, 'identity-provider sessions ended', event.webhookId)[0]).toMatchObject({
+      userId,
+      ended: 1,
+    })
+    expect((await style.refresh(token)).status).toBe(style.refused)
+  })
 })

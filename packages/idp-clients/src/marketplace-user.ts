@@ -58,7 +58,7 @@ export function syntheticEmail(userId: string): string {
 }
 
 /** The email to give the identity provider: the claim, else the synthetic address. */
-export function emailOf(user: MarketplaceUser): string {
+export function emailOf(user: Pick<MarketplaceUser, 'userId' | 'email'>): string {
   return user.email?.trim() || syntheticEmail(user.userId)
 }
 

@@ -28,8 +28,26 @@ const user = (id: string): MarketplaceUser => ({
 const nextSecond = () => new Promise((resolve) => setTimeout(resolve, 1000 - (Date.now() % 1000) + 5))
 const tick = () => new Promise((resolve) => setTimeout(resolve, 5))
 
+/**
+ * User ids the exchange accepts (any string of 1-255 characters) that a plain `q=pfUserId:<id>` misses; the
+ * last three hold what the q parser of Keycloak 26.0.6 on cannot be given (`\\`, `\"`, a final `\`).
+ */
+const ODD_IDS = [
+  'ann smith',
+  'say "hi"',
+  'org:7 user:8',
+  'tab\tand\nnewline',
+  'Émile',
+  'back\\slash',
+  'two\\\\backslashes',
+  'quote\\"after',
+  'ends\\',
+]
+const unreadableFrom2606 = (id: string) => /\\(?:[\\"]|$)/.test(id)
+
 describe.each([
   ['26', 26, undefined],
+  ['26.1.4', 26, '26.1.4'],
   ['24.0.5', 24, '24.0.5'],
   ['24.0.1', 24, '24.0.1'],
 ] as const)('endUserSessions on Keycloak %s', (_name, version, serverVersion) => {
@@ -130,6 +148,39 @@ describe.each([
     expect(await endUserSessions(realm, { pfUserId: 's3', endedAt: Date.now() })).toEqual({
       outcome: 'linked-elsewhere',
       accountIds: [other.id],
+    })
+  })
+
+  // Issue 35: the search is quoted and escaped for the server's parser; what it returns is compared exactly.
+  it.each(ODD_IDS)(
+    'finds the account linked to %j under a username of its own (adopted) by the quoted search',
+    async (id) => {
+      const adopted = keycloak.seedUser({ username: 'adopted', attributes: { pfUserId: [id] } })
+      const result = await endUserSessions(realm, { pfUserId: id, endedAt: Date.now() })
+      if (serverVersion === '26.1.4' && unreadableFrom2606(id))
+        expect(result).toEqual({ outcome: 'unknown-user' })
+      else expect(result).toMatchObject({ outcome: 'ended', accountId: adopted.id })
+    },
+  )
+
+  it.each(ODD_IDS)('finds the account the exchange created for %j, whatever the parser', async (id) => {
+    const password = deriveRealmPassword(id, REALM_CLIENT.secret)
+    const synced = await realm.syncUser({ ...user(id), email: null }, password)
+    expect(await endUserSessions(realm, { pfUserId: id, endedAt: Date.now() })).toMatchObject({
+      outcome: 'ended',
+      accountId: synced.id,
+    })
+  })
+
+  it('never takes the account of "ann" for "ann smith" (a search cut at the space found it)', async () => {
+    keycloak.seedUser({ username: 'ann', attributes: { pfUserId: ['ann'] } })
+    const smith = keycloak.seedUser({ username: 'smith', attributes: { pfUserId: ['ann smith'] } })
+    expect(await endUserSessions(realm, { pfUserId: 'ann smith', endedAt: Date.now() })).toMatchObject({
+      accountId: smith.id,
+    })
+    smith.attributes = {}
+    expect(await endUserSessions(realm, { pfUserId: 'ann smith', endedAt: Date.now() })).toEqual({
+      outcome: 'unknown-user',
     })
   })
 

@@ -44,6 +44,7 @@ interface Seen {
   setupClient: { publicClient?: boolean; directAccessGrantsEnabled?: boolean }
   profile: { unmanagedAttributePolicy: string | null; names: string[] }
   verifyProfile?: boolean
+  oddSearch: { escaped: boolean; quotesOnly: boolean; unquoted: boolean }
 }
 
 async function drive(target: {
@@ -75,8 +76,9 @@ async function drive(target: {
 const live = process.env.LIVE_KEYCLOAK_URL
 // A target registers what it starts on the suite's cleanup: a failing drive still stops its emulator.
 const targets: [string, (cleanup: Cleanup) => Promise<Seen>][] = [
-  // 24.0.1: before the admin API's session delete learnt isOffline (keycloak/keycloak#28129, 24.0.2).
-  ...([[24], [25], [26], [24, '24.0.1']] as const).map(
+  // 24.0.1: before the admin API's session delete learnt isOffline (keycloak/keycloak#28129, 24.0.2); 26.1.4:
+  // a search's q read by the parser of 26.0.6 on (CVE-2024-10270).
+  ...([[24], [25], [26], [24, '24.0.1'], [26, '26.1.4']] as const).map(
     ([version, serverVersion]: readonly [24 | 25 | 26, string?]) =>
       [
         `emulated Keycloak ${serverVersion ?? version}`,
@@ -198,6 +200,14 @@ describe.each(targets)("Keycloak's own admin client against %s", (_name, start) 
   it("tells master-realm admins its version, and lets the client's service account manage its realm's users", () => {
     expect(seen.serverVersion).toMatch(/^2[4-9]\./)
     expect(seen.serviceAccountSees).toEqual([seen.createdId])
+  })
+
+  it("finds an attribute value with spaces, quotes, a colon and a backslash by a quoted q, as the server's parser reads it (issue 35)", () => {
+    // SearchQueryUtils.getFields: up to 26.0.5 (24.0.8) `\x` inside quotes is `x`; from 26.0.6 (24.0.9) only
+    // `\"` is an escape, `\\` is dropped and other backslashes are kept (keycloak/keycloak#35214, #37281).
+    const [major = 0, minor = 0, patch = 0] = (seen.serverVersion ?? '').split('.').map(Number)
+    const scans = major > 26 || (major === 26 && (minor > 0 || patch >= 6)) || (major === 24 && patch >= 9)
+    expect(seen.oddSearch).toEqual({ escaped: !scans, quotesOnly: scans, unquoted: false })
   })
 
   it('describes the set-up a doctor checks: a confidential client with direct access grants, the user profile (unmanaged attributes kept) and Verify Profile (on)', () => {

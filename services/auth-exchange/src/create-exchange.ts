@@ -14,7 +14,8 @@ import { createExchangeMetrics } from './metrics'
 /**
  * The exchange as `serve` runs it: `ready()` resolves when the marketplace JWKS and the identity provider
  * answer; `start()` checks what can be checked (a realm older than Keycloak 24, or whose version cannot be read,
- * rejects; a provider that does not answer yet is only reported: readiness stays false until it does);
+ * rejects; a realm whose users may write their own marketplace attributes is logged as an error; a provider that
+ * does not answer yet is only reported: readiness stays false until it does);
  * `close()` has nothing to release (nothing is held open between requests).
  */
 export interface Exchange extends RunnableService {
@@ -73,7 +74,12 @@ export function createExchange(
   })
   const start = async () => {
     try {
-      await idp.check()
+      // The service still starts (as before the check existed), and says it at every start until fixed.
+      for (const { check, problem, fix } of await idp.check())
+        logger.error(
+          { event: 'idp_setup_problem', check, problem, fix },
+          `identity provider set-up: ${check}: ${problem} (fix: ${fix})`,
+        )
     } catch (error) {
       if (error instanceof IdpUnavailableError) {
         logger.warn(

@@ -1,5 +1,6 @@
 import { createCleanup } from '@pf/testkit'
 import { createHash } from 'node:crypto'
+import { deriveRealmPassword, syntheticEmail } from '@pf/idp-clients'
 import type { EmulatedKeycloakUser, KeycloakEmulatorOptions } from '@pf/testkit/emulators'
 import {
   CLIENT_SECRET,
@@ -231,6 +232,95 @@ describe('adoption with the service account (REALM_ADMIN_AUTH=client_credentials
     expect(res.status).toBe(502)
     expect(res.body.error_description).toMatch(/manage-realm/)
     expect(holder.password).toBe('janes-own')
+  })
+})
+
+// Issue 35: an account someone else registered as pf-<userId> (self-registration, an editable username, another
+// application on a shared realm) is never taken over for its name: only its stored email can make it this user's.
+describe.each(['realm-24', 'realm-25', 'realm-26'] as Style[])(
+  'an account planted under pf-<userId> on %s',
+  (style) => {
+    const plant = (username: string, email: string) =>
+      world.keycloak!.seedUser({
+        username,
+        email,
+        password: 'attackers-own',
+        firstName: 'Mallory',
+        lastName: 'M',
+        emailVerified: true,
+      })
+    /** What the exchange asked of the emulator about one account, beyond reading it. */
+    const writesTo = (id: string) =>
+      world
+        .keycloak!.requests.filter((r) => r.method !== 'GET' && r.path.includes(`/users/${id}`))
+        .map((r) => `${r.method} ${r.path.replace(`/admin/realms/pf/users/${id}`, '')}`)
+
+    it('is refused with another verified email (409 account_conflict): no update, password reset or logout of it', async () => {
+      world = await startWorldOn(cleanup, style)
+      exchange = cleanup.add(await startExchange(world), (e) => e.close())
+      const planted = plant('pf-victim', 'mallory@example.com')
+      const res = await exchange.post(world.issuer.mint(claims('victim', { email: 'victim@example.com' })))
+      expect(res.status).toBe(409)
+      expect(res.body).toEqual({
+        error: 'account_conflict',
+        error_description: expect.stringMatching(/account pf-victim is not adopted: its email is not/),
+      })
+      expect(writesTo(planted.id)).toEqual([])
+      expect(planted).toMatchObject({ password: 'attackers-own', attributes: {}, notBefore: 0 })
+    })
+
+    it('is refused for a user without an email unless it holds the synthetic address', async () => {
+      world = await startWorldOn(cleanup, style)
+      exchange = cleanup.add(await startExchange(world), (e) => e.close())
+      const planted = plant('pf-no-mail', 'mallory@example.com')
+      const res = await exchange.post(world.issuer.mint(claims('no-mail', { email: undefined })))
+      expect(res.status).toBe(409)
+      expect(writesTo(planted.id)).toEqual([])
+    })
+
+    it('is adopted when its stored email is the marketplace user’s (compared trimmed and case-blind)', async () => {
+      world = await startWorldOn(cleanup, style)
+      exchange = cleanup.add(await startExchange(world), (e) => e.close())
+      const own = plant('pf-carol', 'carol@example.com')
+      const res = await exchange.post(world.issuer.mint(claims('carol', { email: ' Carol@Example.COM ' })))
+      expect(res.status).toBe(200)
+      expect(res.body.user.id).toBe(own.id)
+      expect(own.attributes.pfUserId).toEqual(['carol'])
+      const synthetic = plant('pf-dan', syntheticEmail('dan'))
+      const dan = await exchange.post(world.issuer.mint(claims('dan', { email: undefined })))
+      expect(dan.body.user.id).toBe(synthetic.id)
+    })
+  },
+)
+
+// Issue 35: the 409 path finds an account adopted earlier (a username of its own) by a quoted search of its link,
+// whatever the id holds and the server's parser; before, "ann smith" was searched as "ann" and the holder of the
+// user's new email was adopted: a second account for one marketplace user.
+describe.each([
+  ['26.0.5', 'ann smith'],
+  ['26.0.5', 'a\\b "c"'],
+  ['26.1.4', 'ann smith'],
+  ['26.1.4', 'a\\b "c"'],
+])('the link search on Keycloak %s, for user %j', (serverVersion, userId) => {
+  it('finds the adopted account and takes no other holder of the email', async () => {
+    world = await startWorldOn(cleanup, 'realm-26', { serverVersion })
+    exchange = cleanup.add(await startExchange(world), (e) => e.close())
+    const adopted = seedHolder({
+      attributes: { pfUserId: [userId], orgId: ['org_1'], pfApplicationId: ['app_1'] },
+      password: deriveRealmPassword(userId, CLIENT_SECRET),
+    })
+    const bob = world.keycloak!.seedUser({
+      username: 'bob',
+      email: 'bob@example.com',
+      password: 'bobs-own',
+      firstName: 'Bob',
+      lastName: 'B',
+      emailVerified: true,
+    })
+    const res = await exchange.post(world.issuer.mint(claims(userId, { email: 'bob@example.com' })))
+    expect(res.status).toBe(200)
+    expect(res.body.user.id).toBe(adopted.id)
+    expect(bob).toMatchObject({ password: 'bobs-own', attributes: {}, notBefore: 0 })
   })
 })
 

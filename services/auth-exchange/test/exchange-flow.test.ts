@@ -27,7 +27,7 @@ function fakeProvider() {
         adopted: false,
       }
     },
-    check: async () => {},
+    check: async () => [],
     signIn: () => grant(),
     grant: () => grant(),
     logout: async () => {},

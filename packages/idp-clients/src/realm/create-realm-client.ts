@@ -11,7 +11,7 @@ import { endRealmUserSessions } from './end-realm-user-sessions'
 import { linkOf } from './find-linked-realm-user'
 import type { RealmAdminApi } from './realm-admin-api'
 import type { KeycloakUser, RealmClientOptions, RealmVersion } from './realm-types'
-import { realmSetupChecks } from './realm-setup-checks'
+import { realmAttributesCheck, realmSetupChecks } from './realm-setup-checks'
 import { syncRealmUser } from './sync-realm-user'
 
 const descriptionOf = (error: unknown) =>
@@ -110,6 +110,12 @@ export function createRealmClient(options: RealmClientOptions) {
 
     /** See `realmSetupChecks`: what the admin API tells of the realm's set-up (for a `doctor`). */
     setupChecks: (): SetupCheck[] => realmSetupChecks(api.call, realm, clientId),
+
+    /**
+     * The one set-up check a service runs at start: only administrators may edit the marketplace attributes,
+     * which the lookups by `pfUserId` trust (see `realmSetupChecks`).
+     */
+    attributesCheck: (): SetupCheck => realmAttributesCheck(api.call, realm),
 
     /** Resolves when the realm answers (for readiness checks). */
     ping(): Promise<void> {

@@ -110,8 +110,8 @@ async function endOfflineSessions(
 }
 
 /**
- * `endUserSessions` for a realm (see there): the account linked to `pfUserId` (`q=pfUserId:<id>`, compared
- * exactly, as the exchange finds it); its online sessions (`GET /users/{id}/sessions`), then the client's
+ * `endUserSessions` for a realm (see there): the account linked to `pfUserId` (`lookUpLinkedRealmUser`: the
+ * quoted `q=pfUserId:"<id>"` search, else the exchange's username; compared exactly, as the exchange finds it); its online sessions (`GET /users/{id}/sessions`), then the client's
  * offline sessions (`GET /users/{id}/offline-sessions/{clientUuid}`), each deleted when its `start` is not after
  * `endedAt`. Ending a session ends its refresh tokens. `start` has whole seconds: a session started within the
  * event's second counts as started before it.

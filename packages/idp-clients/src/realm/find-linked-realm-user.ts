@@ -1,4 +1,6 @@
 import { LINK_ATTRIBUTE } from '../marketplace-attributes'
+import { realmUsername } from '../marketplace-user'
+import { linkQueries } from './link-queries'
 import type { RealmAdminApi } from './realm-admin-api'
 import type { KeycloakUser } from './realm-types'
 
@@ -7,17 +9,25 @@ export const linkOf = (user: KeycloakUser) => user.attributes?.[LINK_ATTRIBUTE]?
 
 /**
  * The realm account linked to this marketplace user whatever its username (an adopted one keeps its own), and
- * the accounts the search also returned that are linked to someone else: Keycloak's attribute search
- * (`q=pfUserId:<id>`) compares case-blind, so the link is compared again exactly.
+ * the accounts the search also returned that are linked to someone else. Found by Keycloak's attribute search
+ * (`linkQueries`: quoted and escaped for the server's parser), else by the username the exchange gives
+ * (`realmUsername`): the search compares case-blind, a server may not be able to read some ids, and a database
+ * whose `lower()` leaves non-ASCII letters alone misses some others; whatever comes back, the link is compared
+ * again, exactly.
  */
 export async function lookUpLinkedRealmUser(
   api: RealmAdminApi,
   userId: string,
 ): Promise<{ user: KeycloakUser | undefined; others: KeycloakUser[] }> {
-  const candidates = await api.findUsers({ q: `${LINK_ATTRIBUTE}:${userId}` })
+  const candidates = new Map<string, KeycloakUser>()
+  const add = (users: KeycloakUser[]) => users.forEach((u) => candidates.set(u.id, u))
+  for (const q of linkQueries(userId)) add(await api.findUsers({ q }))
+  if (![...candidates.values()].some((u) => linkOf(u) === userId))
+    add(await api.findUsers({ username: realmUsername(userId) }))
+  const found = [...candidates.values()]
   return {
-    user: candidates.find((u) => linkOf(u) === userId),
-    others: candidates.filter((u) => linkOf(u) !== userId),
+    user: found.find((u) => linkOf(u) === userId),
+    others: found.filter((u) => linkOf(u) !== undefined && linkOf(u) !== userId),
   }
 }
 

@@ -1,34 +1,13 @@
 import { IdpRejectedError } from '../errors'
-import { MARKETPLACE_ATTRIBUTES } from '../marketplace-attributes'
 import { PF_USER_ROLE } from '../pf-user-role'
 import { found, problem, type SetupCheck, type SetupFinding } from '../setup-check'
 import type { RealmAdminCall } from './realm-admin-api'
-
-/** The parts of Keycloak's `UPConfig` (`GET /users/profile`, 24+) the checks read. */
-interface UserProfileConfig {
-  unmanagedAttributePolicy?: string
-  attributes?: { name?: string; required?: { roles?: string[] }; permissions?: { edit?: string[] } }[]
-}
-
-/**
- * `ENABLED` and `ADMIN_EDIT` let the admin API write unmanaged attributes; `ADMIN_VIEW` shows them to admins
- * read-only (admin writes of them are ignored), so it drops `pfUserId` as no policy does
- * (UnmanagedAttributePolicy, Keycloak 24 server-spi; spec idp-facts.md "User profile").
- */
-const KEEPS_UNMANAGED = ['ENABLED', 'ADMIN_EDIT']
-
-function keepsAttributes(profile: UserProfileConfig): SetupFinding {
-  const policy = profile.unmanagedAttributePolicy
-  if (policy && KEEPS_UNMANAGED.includes(policy)) return found(`unmanagedAttributePolicy ${policy}`)
-  const adminEdits = (name: string) =>
-    profile.attributes?.some((a) => a.name === name && (a.permissions?.edit ?? ['admin']).includes('admin'))
-  const dropped = MARKETPLACE_ATTRIBUTES.filter((name) => !adminEdits(name))
-  if (dropped.length === 0) return found(`${MARKETPLACE_ATTRIBUTES.join(', ')} declared`)
-  return problem(
-    `${dropped.join(', ')} would be dropped: the user profile does not declare them and its unmanagedAttributePolicy is ${policy ?? 'off'}`,
-    'set unmanagedAttributePolicy to ADMIN_EDIT (Realm settings → General → Unmanaged attributes) or declare them',
-  )
-}
+import {
+  attributesAdminOnly,
+  keepsAttributes,
+  verifyProfileFinding,
+  type UserProfileConfig,
+} from './realm-profile-findings'
 
 /**
  * A read the exchange itself never makes (the clients list): a service account without the role to view it is
@@ -43,42 +22,34 @@ async function unlessForbidden(role: string, read: () => Promise<SetupFinding>):
   }
 }
 
-/** What the exchange writes on every account it creates or adopts (names: the JWT's, else the fallback). */
-const WRITTEN = new Set<string>(['username', 'email', 'firstName', 'lastName', ...MARKETPLACE_ATTRIBUTES])
+const adminPathOf = (realm: string) => `/admin/realms/${encodeURIComponent(realm)}`
+const readProfile = async (call: RealmAdminCall, realm: string) =>
+  (
+    await call<UserProfileConfig>('user profile', {
+      method: 'GET',
+      url: `${adminPathOf(realm)}/users/profile`,
+    })
+  ).data
 
-/** Attributes the user profile requires of users (role `user`): Verify Profile demands them at every login. */
-const requiredAtLogin = (profile: UserProfileConfig) =>
-  (profile.attributes ?? [])
-    .filter((a) => a.name && a.required?.roles?.includes('user'))
-    .map((a) => a.name as string)
-
-function verifyProfileFinding(profile: UserProfileConfig): SetupFinding {
-  const required = requiredAtLogin(profile)
-  const unwritten = required.filter((name) => !WRITTEN.has(name))
-  if (unwritten.length > 0)
-    return problem(
-      `enabled, and the user profile requires ${unwritten.join(', ')} of every user, which the exchange never sets: its users get "Account is not fully set up" at every sign-in`,
-      `make ${unwritten.join(', ')} optional in the user profile, or disable Verify Profile`,
-    )
-  const names = required.filter((name) => name === 'firstName' || name === 'lastName')
-  return found(
-    names.length > 0
-      ? `enabled; the user profile requires ${names.join(', ')}, which the exchange sets (the JWT's names, else "Marketplace" / "User")`
-      : 'enabled; the user profile requires nothing the exchange does not set',
-  )
+/** `attributesAdminOnly` on the realm's user profile: a doctor line, and what the exchange logs at start. */
+export function realmAttributesCheck(call: RealmAdminCall, realm: string): SetupCheck {
+  return {
+    name: 'realm marketplace attributes admin-only',
+    run: async () => attributesAdminOnly(await readProfile(call, realm)),
+  }
 }
 
 /**
  * The realm's set-up as the spec requires it (C1; idp-facts.md), read with the admin token: the client is
- * confidential with direct access grants; the user profile keeps `pfUserId`; the `pf-user` role exists; Verify
+ * confidential with direct access grants; the user profile keeps `pfUserId` and lets only administrators edit
+ * the marketplace attributes (`attributesAdminOnly`); the `pf-user` role exists; Verify
  * Profile (evaluated at every password grant) requires nothing the exchange does not write: the stock profile's
  * names are fine, the exchange sets them (the JWT's, else "Marketplace" / "User"; idp-facts.md).
  */
 export function realmSetupChecks(call: RealmAdminCall, realm: string, clientId: string): SetupCheck[] {
-  const adminPath = `/admin/realms/${encodeURIComponent(realm)}`
   const get = async <T>(what: string, url: string, params?: Record<string, string>) =>
-    (await call<T>(what, { method: 'GET', url: `${adminPath}${url}`, params })).data
-  const profile = () => get<UserProfileConfig>('user profile', '/users/profile')
+    (await call<T>(what, { method: 'GET', url: `${adminPathOf(realm)}${url}`, params })).data
+  const profile = () => readProfile(call, realm)
   return [
     {
       name: `realm client ${clientId}`,
@@ -102,6 +73,7 @@ export function realmSetupChecks(call: RealmAdminCall, realm: string, clientId: 
         }),
     },
     { name: 'realm user profile keeps pfUserId', run: async () => keepsAttributes(await profile()) },
+    realmAttributesCheck(call, realm),
     {
       name: `realm role ${PF_USER_ROLE}`,
       run: async () => {

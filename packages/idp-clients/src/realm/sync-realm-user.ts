@@ -47,8 +47,9 @@ async function checkStored(
   if (!hasOurs(stored, attributes)) {
     throw new IdpMisconfiguredError(
       `realm "${realm}" dropped the attributes ${MARKETPLACE_ATTRIBUTES.join(', ')}: its user profile does not allow ` +
-        'them. Set Realm settings → General → Unmanaged attributes to "Enabled" (or "Admin can edit"), or declare ' +
-        'the attributes in the user profile (PUT /admin/realms/{realm}/users/profile).',
+        'them. Set Realm settings → General → Unmanaged attributes to "Only administrators can write" ' +
+        '(unmanagedAttributePolicy ADMIN_EDIT; never "Enabled", which lets every user edit them), or declare ' +
+        'them in the user profile with only admin in their edit permission (PUT /admin/realms/{realm}/users/profile).',
     )
   }
   return stored
@@ -73,6 +74,8 @@ async function clearStrayUpdatePassword(
  * - found by `realmUsername(userId)` and linked to this user (`pfUserId`): its attributes are brought up to
  *   date by GET → change → PUT of the complete representation, and `pf-user` is re-asserted;
  * - not found: created with names, attributes, the derived password and `pf-user`;
+ * - found by username but not linked (someone else may have registered `pf-<userId>`): adopted only when its
+ *   stored email is the marketplace user's, besides the rules below (`assertAdoptable`);
  * - a 409 on create: the winner of a concurrent create, or an account already linked to this user (an adopted
  *   one), is used; otherwise the holder of the email is adopted only as `adoption` allows (see
  *   `realmAdoptionRefusal`), and never when it is linked to another marketplace user (`IdpAccountConflictError`,
@@ -113,6 +116,7 @@ export async function syncRealmUser(
     await assertAdoptable(adoption, user, {
       what,
       linkedTo: linkOf(holder),
+      email: holder.email,
       refusal: () => realmAdoptionRefusal(api, { realm, version }, holder),
     })
     await api.resetPassword(holder.id, password)

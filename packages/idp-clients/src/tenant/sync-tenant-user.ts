@@ -52,6 +52,7 @@ export async function syncTenantUser(
     await assertAdoptable(adoption, user, {
       what: `holder of the email in connection ${connection}`,
       linkedTo: linkOf(holder),
+      email: holder.email,
       refusal: () => tenantAdoptionRefusal(api, connection, holder),
     })
     await api.patchUser(holder.user_id, { password, connection })

@@ -8,6 +8,8 @@ export type {
   RoleSpec,
   KeycloakEmulator,
   KeycloakEmulatorOptions,
+  DeclaredAttribute,
+  UnmanagedAttributePolicy,
   UserProfileMode,
 } from './start-keycloak-emulator'
 export { startAuth0Emulator } from './start-auth0-emulator'

@@ -25,7 +25,7 @@ export function createKeycloakRealmSettingsRouter(
   const router = express.Router({ mergeParams: true })
   router.get('/users/profile', (_req, res) => {
     res.json(
-      userProfileConfig(settings.userProfile, state.unmanagedAttributes(), settings.requiredAttributes),
+      userProfileConfig(settings.userProfile, state.unmanagedAttributePolicy(), state.declaredAttributes),
     )
   })
   router.get('/authentication/required-actions/:alias', (req, res) => {

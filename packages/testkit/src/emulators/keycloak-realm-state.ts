@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { SigningKey } from './signing-key'
+import type { DeclaredAttribute, UnmanagedAttributePolicy } from './keycloak-user-profile'
 import {
   createKeycloakRoles,
   type KeycloakRoles,
@@ -103,10 +104,15 @@ export interface KeycloakRealmState {
   /** By refresh token. */
   sessions: Map<string, EmulatedSession>
   requiredActionsQuirk: boolean
+  /** What `/admin/serverinfo` reports, e.g. `26.0.5`: which parser reads a search's `q`, for one. */
+  serverVersion: string
   /** `DELETE /sessions/{id}?isOffline=true` ends offline sessions (24.0.2 and later). */
   deletesOfflineSessions: boolean
   organizationsEnabled(): boolean
-  unmanagedAttributes(): boolean
+  /** The user profile's unmanaged-attribute policy; undefined: off (a new realm's). */
+  unmanagedAttributePolicy(): UnmanagedAttributePolicy | undefined
+  /** Custom attributes the user profile declares, with who may edit them. */
+  declaredAttributes: DeclaredAttribute[]
   url(): string
   addUser(input: Partial<EmulatedKeycloakUser> & { username: string }): EmulatedKeycloakUser
   addGroup(input: GroupInput): EmulatedGroup
@@ -151,9 +157,11 @@ export interface KeycloakRealmOptions extends Omit<KeycloakRolesOptions, 'client
   version: 24 | 25 | 26
   clients: EmulatedKeycloakClient[]
   requiredActionsQuirk: boolean
+  serverVersion: string
   deletesOfflineSessions: boolean
   organizationsEnabled: () => boolean
-  unmanagedAttributes: () => boolean
+  unmanagedAttributePolicy: () => UnmanagedAttributePolicy | undefined
+  declaredAttributes: DeclaredAttribute[]
   /** Where the emulator listens (known once it does). */
   url: () => string
 }
@@ -177,9 +185,11 @@ export function createKeycloakRealmState(options: KeycloakRealmOptions): Keycloa
     organizations,
     sessions: new Map(),
     requiredActionsQuirk: options.requiredActionsQuirk,
+    serverVersion: options.serverVersion,
     deletesOfflineSessions: options.deletesOfflineSessions,
     organizationsEnabled: options.organizationsEnabled,
-    unmanagedAttributes: options.unmanagedAttributes,
+    unmanagedAttributePolicy: options.unmanagedAttributePolicy,
+    declaredAttributes: options.declaredAttributes,
     url,
     addUser(input) {
       const user = newUser(input, roleModel.defaultRole)

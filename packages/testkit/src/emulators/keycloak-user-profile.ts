@@ -51,17 +51,47 @@ export function missingAtLogin(
   ]
 }
 
+/**
+ * UPConfig.UnmanagedAttributePolicy (Keycloak 24+; absent: off). Who may edit an attribute the profile does not
+ * declare (DefaultAttributes.createUnmanagedAttributeMetadata): `ENABLED` everyone, the user too (Account
+ * Console, registration); `ADMIN_EDIT` administrators only; `ADMIN_VIEW` nobody (administrators see it).
+ */
+export type UnmanagedAttributePolicy = 'ENABLED' | 'ADMIN_EDIT' | 'ADMIN_VIEW'
+
+/** A custom attribute the realm's user profile declares (UPAttribute). */
+export interface DeclaredAttribute {
+  name: string
+  /**
+   * UPAttributePermissions: the roles (`admin`, `user`) that may view and edit it. Keycloak's default is empty
+   * (DeclarativeUserProfileProvider: no edit role, nobody writes it, administrators included).
+   */
+  permissions: { view: string[]; edit: string[] }
+  /** Required of users (role `user`): Verify Profile demands it at every login. */
+  required?: boolean
+}
+
+/** Whether an admin write (`POST`/`PUT /users`, the USER_API context) keeps custom attribute `name`. */
+export function adminWrites(
+  name: string,
+  policy: UnmanagedAttributePolicy | undefined,
+  declared: DeclaredAttribute[],
+): boolean {
+  const own = declared.find((attribute) => attribute.name === name)
+  if (own) return own.permissions.edit.includes('admin')
+  return policy === 'ENABLED' || policy === 'ADMIN_EDIT'
+}
+
 const permissions = (edit: string[]) => ({ view: ['admin', 'user'], edit })
 /**
  * The realm's user profile as `GET /admin/realms/{realm}/users/profile` answers it (UPConfig, Keycloak 24+;
  * the stock one is `keycloak-default-user-profile.json` in server-spi-private): `firstName`/`lastName` required
- * for the role `user` unless the realm made them optional; `requiredAttributes` declared, required of users;
+ * for the role `user` unless the realm made them optional; the declared custom attributes;
  * `unmanagedAttributePolicy` absent when off.
  */
 export function userProfileConfig(
   mode: UserProfileMode,
-  unmanaged: boolean,
-  requiredAttributes: string[] = [],
+  policy: UnmanagedAttributePolicy | undefined,
+  declared: DeclaredAttribute[] = [],
 ): Record<string, unknown> {
   const nameRequired = mode === 'default' ? { required: { roles: ['user'] } } : {}
   return {
@@ -89,15 +119,22 @@ export function userProfileConfig(
         permissions: permissions(['admin', 'user']),
         multivalued: false,
       })),
-      ...requiredAttributes.map((name) => ({
+      ...declared.map(({ name, permissions: granted, required }) => ({
         name,
         displayName: name,
-        required: { roles: ['user'] },
-        permissions: permissions(['admin', 'user']),
+        ...(required ? { required: { roles: ['user'] } } : {}),
+        permissions: granted,
         multivalued: false,
       })),
     ],
     groups: [{ name: 'user-metadata', displayHeader: 'User metadata' }],
-    ...(unmanaged ? { unmanagedAttributePolicy: 'ADMIN_EDIT' } : {}),
+    ...(policy ? { unmanagedAttributePolicy: policy } : {}),
   }
 }
+
+/** What a custom attribute the profile requires of users is declared as (anyone may edit it). */
+export const requiredOfUsers = (name: string): DeclaredAttribute => ({
+  name,
+  permissions: permissions(['admin', 'user']),
+  required: true,
+})

@@ -1,6 +1,6 @@
 import express, { type Response, type Router } from 'express'
 import { withUser } from './keycloak-admin-user'
-import { validateAdminWrite, type ProfileError } from './keycloak-user-profile'
+import { adminWrites, validateAdminWrite, type ProfileError } from './keycloak-user-profile'
 import type { EmulatedKeycloakUser, KeycloakRealmState } from './keycloak-realm-state'
 import { userRepresentation } from './keycloak-user-representation'
 import { searchUsers } from './keycloak-user-search'
@@ -15,12 +15,14 @@ const notFound = (res: Response) => void res.status(404).json({ error: 'User not
 const emailTaken = (res: Response) =>
   void res.status(409).json({ errorMessage: 'User exists with same email' })
 
-/** The custom attributes a write keeps: none unless the unmanaged-attribute policy allows them. */
+/** The custom attributes an admin write keeps: those the user profile lets administrators edit. */
 const keepAttributes = (state: KeycloakRealmState, attributes: unknown): Record<string, string[]> => {
-  if (!state.unmanagedAttributes() || typeof attributes !== 'object' || attributes === null) return {}
+  if (typeof attributes !== 'object' || attributes === null) return {}
+  const writable = (name: string) =>
+    !MANAGED.has(name) && adminWrites(name, state.unmanagedAttributePolicy(), state.declaredAttributes)
   return Object.fromEntries(
     Object.entries(attributes as Record<string, unknown>)
-      .filter(([name]) => !MANAGED.has(name))
+      .filter(([name]) => writable(name))
       .map(([name, values]) => [name, (Array.isArray(values) ? values : [values]).map(String)]),
   )
 }
@@ -85,7 +87,8 @@ function replaceUser(state: KeycloakRealmState, user: EmulatedKeycloakUser, body
  * - `PUT /users/{id}` has no partial updates since 24.0.4 (release notes): root attributes and `attributes`
  *   missing from the body are removed; `enabled`, `emailVerified`, `requiredActions` change only when sent.
  * - `GET /users` (`searchUsers`): exact and attribute search, paging, brief representations.
- * - custom attributes are dropped unless the unmanaged-attribute policy allows them.
+ * - custom attributes are dropped unless the user profile lets administrators edit them (declared with `admin`
+ *   in `permissions.edit`, or unmanaged under `ENABLED` / `ADMIN_EDIT`).
  */
 export function createKeycloakUsersRouter(state: KeycloakRealmState): Router {
   const admin = express.Router({ mergeParams: true })

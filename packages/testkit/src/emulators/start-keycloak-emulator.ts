@@ -21,7 +21,13 @@ import { createKeycloakRoleRouter } from './keycloak-role-router'
 import type { RoleRef, RoleSpec } from './keycloak-roles'
 import { createKeycloakSessionsRouter } from './keycloak-sessions-router'
 import { createKeycloakUserLinksRouter } from './keycloak-user-links-router'
-import type { UserProfileMode } from './keycloak-user-profile'
+import { versionAtLeast } from './keycloak-search-query'
+import {
+  requiredOfUsers,
+  type DeclaredAttribute,
+  type UnmanagedAttributePolicy,
+  type UserProfileMode,
+} from './keycloak-user-profile'
 import { createKeycloakUsersRouter } from './keycloak-users-router'
 
 export type {
@@ -31,7 +37,7 @@ export type {
   EmulatedKeycloakUser,
 } from './keycloak-realm-state'
 export type { RoleRef, RoleSpec } from './keycloak-roles'
-export type { UserProfileMode } from './keycloak-user-profile'
+export type { DeclaredAttribute, UnmanagedAttributePolicy, UserProfileMode } from './keycloak-user-profile'
 
 export interface KeycloakEmulatorOptions {
   version?: 24 | 25 | 26
@@ -56,10 +62,17 @@ export interface KeycloakEmulatorOptions {
   /** The realm's user profile (default: Keycloak's stock profile, names required at login). */
   userProfile?: UserProfileMode
   /**
-   * The realm's unmanaged-attribute policy. Off (the default of a fresh realm since 24): custom attributes such
-   * as pfUserId are dropped silently on create and update.
+   * The realm's unmanaged-attribute policy (`true` is `ADMIN_EDIT`). Off (`false`, the default of a fresh realm
+   * since 24): custom attributes the profile does not declare, such as pfUserId, are dropped silently on create
+   * and update; `ADMIN_VIEW` drops them too (administrators only see them); `ENABLED` keeps them, and lets
+   * every user edit them in the Account Console.
    */
-  unmanagedAttributes?: boolean
+  unmanagedAttributes?: boolean | UnmanagedAttributePolicy
+  /**
+   * Custom attributes the realm's user profile declares, with their permissions (kept on admin writes when
+   * `edit` includes `admin`), e.g. `{ name: 'pfUserId', permissions: { view: ['admin'], edit: ['admin'] } }`.
+   */
+  declaredAttributes?: DeclaredAttribute[]
   /** The Verify Profile required action (on in a new realm): checks the user profile at every login. */
   verifyProfile?: boolean
   /**
@@ -74,7 +87,8 @@ export interface KeycloakEmulatorOptions {
   now?: () => number
   /**
    * What `/admin/serverinfo` reports (default `<version>.0.5`), e.g. `23.0.7` to try an unsupported server.
-   * Before `24.0.2` the admin API's `DELETE /sessions/{id}` ignores `isOffline`.
+   * Before `24.0.2` the admin API's `DELETE /sessions/{id}` ignores `isOffline`; from `26.0.6` (and `24.0.9`)
+   * a search's `q` is read by another parser (`keycloak-search-query.ts`).
    */
   serverVersion?: string
   latencyMs?: number
@@ -99,17 +113,15 @@ export interface KeycloakEmulator extends EmulatorControls {
   seedOrganization(name: string): { id: string; name: string; alias: string }
   /** Sessions (by refresh token) of a user, offline ones included. */
   sessionsOf(userId: string): EmulatedSession[]
-  setUnmanagedAttributes(enabled: boolean): void
+  setUnmanagedAttributes(policy: boolean | UnmanagedAttributePolicy): void
   /** Number of admin tokens issued so far. */
   adminTokensIssued(): number
   stop(): Promise<void>
 }
 
-/** keycloak/keycloak#28129 (the 24.0 backport of #28101) gave `DELETE /sessions/{id}` its `isOffline`: 24.0.2. */
-function deletesOfflineSessions(serverVersion: string): boolean {
-  const [major = 0, minor = 0, patch = 0] = serverVersion.split('.').map((part) => Number.parseInt(part, 10))
-  return major > 24 || (major === 24 && (minor > 0 || patch >= 2))
-}
+/** The policy an `unmanagedAttributes` option stands for. */
+const policyOf = (option: boolean | UnmanagedAttributePolicy) =>
+  option === true ? 'ADMIN_EDIT' : option === false ? undefined : option
 
 /**
  * The admin API (`/admin`): the access check, the server's version, and the routers of the realm's admin
@@ -158,6 +170,7 @@ export async function startKeycloakEmulator({
   organizationsEnabled = false,
   userProfile = 'default',
   unmanagedAttributes = false,
+  declaredAttributes = [],
   verifyProfile = true,
   requiredAttributes = [],
   requiredActionsQuirk = version === 24,
@@ -169,7 +182,7 @@ export async function startKeycloakEmulator({
 }: KeycloakEmulatorOptions = {}): Promise<KeycloakEmulator> {
   // The realm's state (createKeycloakRealmState), then a router per API: OpenID Connect, and the admin API's
   // users, roles, role mappings, groups, user links and sessions.
-  let keepUnmanaged = unmanagedAttributes
+  let policy = policyOf(unmanagedAttributes)
   let url = ''
   const state = createKeycloakRealmState({
     realm,
@@ -179,9 +192,12 @@ export async function startKeycloakEmulator({
     clientRoles,
     defaultRoles,
     requiredActionsQuirk,
-    deletesOfflineSessions: deletesOfflineSessions(serverVersion),
+    serverVersion,
+    // keycloak/keycloak#28129 (the 24.0 backport of #28101) gave `DELETE /sessions/{id}` its `isOffline`.
+    deletesOfflineSessions: versionAtLeast(serverVersion, [24, 0, 2]),
     organizationsEnabled: () => organizationsEnabled,
-    unmanagedAttributes: () => keepUnmanaged,
+    unmanagedAttributePolicy: () => policy,
+    declaredAttributes: [...requiredAttributes.map(requiredOfUsers), ...declaredAttributes],
     url: () => url,
   })
   const app = express()
@@ -208,7 +224,7 @@ export async function startKeycloakEmulator({
     seedGroup: (group) => state.addGroup(group),
     seedOrganization: (name) => state.addOrganization(name),
     sessionsOf: (userId) => [...state.sessions.values()].filter((session) => session.userId === userId),
-    setUnmanagedAttributes: (enabled) => void (keepUnmanaged = enabled),
+    setUnmanagedAttributes: (option) => void (policy = policyOf(option)),
     adminTokensIssued: state.adminTokensIssued,
     stop: () =>
       new Promise<void>((resolve) => {

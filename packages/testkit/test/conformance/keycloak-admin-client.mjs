@@ -162,6 +162,26 @@ seen.verifyProfile = (
   await admin.authenticationManagement.getRequiredActionForAlias({ alias: 'VERIFY_PROFILE' })
 )?.enabled
 
+// Issue 35: a pfUserId with spaces, quotes, a colon and a backslash, searched as the exchange writes `q`
+// (quoted): `\\` and `\"` escaped (the parser of 24.0.0-24.0.8, 25, 26.0.0-26.0.5), or only `\"` (26.0.6 on);
+// the unquoted value (what the exchange sent before) finds nothing.
+const odd = `sdk "odd" a\\b c:${suffix}`
+const { id: oddId } = await admin.users.create({
+  username: `pf-sdk-odd-${suffix}`,
+  email: `sdk-odd-${suffix}@example.com`,
+  firstName: 'Sdk',
+  lastName: 'Odd',
+  enabled: true,
+  attributes: { pfUserId: [odd] },
+})
+const foundBy = async (q) => (await admin.users.find({ q, exact: true })).some((u) => u.id === oddId)
+seen.oddSearch = {
+  escaped: await foundBy(`pfUserId:"${odd.replace(/[\\"]/g, (c) => `\\${c}`)}"`),
+  quotesOnly: await foundBy(`pfUserId:"${odd.replace(/"/g, '\\"')}"`),
+  unquoted: await foundBy(`pfUserId:${odd}`),
+}
+await admin.users.del({ id: oddId })
+
 const service = new KcAdminClient({ baseUrl, realmName: realm })
 await service.auth({ grantType: 'client_credentials', clientId, clientSecret })
 seen.serviceAccountSees = (await service.users.find({ username, exact: true })).map((u) => u.id)

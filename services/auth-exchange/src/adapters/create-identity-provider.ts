@@ -1,4 +1,5 @@
 import {
+  IdpRejectedError,
   createRealmClient,
   createTenantClient,
   decodeJwtPayload,
@@ -10,10 +11,11 @@ import {
   type IdpTokens,
   type MarketplaceUser,
   type NormalizedClaims,
+  type RealmClient,
   type SyncedUser,
 } from '@pf/idp-clients'
 import type { ExchangeConfig, RealmSettings, TenantSettings } from '../config'
-import type { CallerContext, IdentityProvider } from '../core/identity-provider'
+import type { CallerContext, IdentityProvider, SetupProblem } from '../core/identity-provider'
 
 interface ClientOptions {
   timeoutMs: number
@@ -23,7 +25,7 @@ interface ClientOptions {
 /** What differs between the styles; everything else is the same wiring (`identityProviderOf`). */
 interface Style {
   style: IdentityProvider['style']
-  check(): Promise<void>
+  check(): Promise<SetupProblem[]>
   /** The user's derived password (spec, "Derived passwords"): each style has its own. */
   password(userId: string): string
   client: {
@@ -36,12 +38,31 @@ interface Style {
   claims(payload: Record<string, unknown>): NormalizedClaims
 }
 
-/** The realm style (Keycloak 24-26, spec C1): the version is checked at start. */
+/**
+ * Whether only administrators may write the marketplace attributes, which the lookups by `pfUserId` trust (the
+ * doctor's line of the same name); a profile the admin identity may not read is said, not fatal.
+ */
+async function attributeProblems(client: RealmClient): Promise<SetupProblem[]> {
+  const { name, run } = client.attributesCheck()
+  try {
+    const finding = await run()
+    return finding.ok ? [] : [{ check: name, problem: finding.problem, fix: finding.fix }]
+  } catch (error) {
+    if (!(error instanceof IdpRejectedError)) throw error
+    const problem = `not checked: the user profile could not be read (${error.message})`
+    return [{ check: name, problem, fix: 'run the doctor with an admin of the realm' }]
+  }
+}
+
+/** The realm style (Keycloak 24-26, spec C1): the version and who may write the attributes checked at start. */
 function realmStyle(settings: RealmSettings, options: ClientOptions): Style {
   const client = createRealmClient({ ...settings, ...options })
   return {
     style: 'realm',
-    check: async () => void (await client.version()),
+    check: async () => {
+      await client.version()
+      return attributeProblems(client)
+    },
     password: (userId) => deriveRealmPassword(userId, settings.clientSecret),
     client,
     signIn: (synced, password) => client.signIn(synced, password),
@@ -57,7 +78,7 @@ function tenantStyle(settings: TenantSettings, options: ClientOptions): Style {
     settings.forwardedFor && caller.ip ? { forwardedFor: caller.ip } : {}
   return {
     style: 'tenant',
-    check: async () => {},
+    check: async () => [],
     password: (userId) => deriveTenantPassword(userId, settings.clientSecret),
     client,
     signIn: (synced, password, caller) => client.signIn(synced, password, forwarded(caller)),

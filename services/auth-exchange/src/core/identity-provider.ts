@@ -6,11 +6,21 @@ export interface CallerContext {
   ip?: string
 }
 
+/** A set-up problem that leaves the provider usable but unsafe: logged at start, as the doctor's line says it. */
+export interface SetupProblem {
+  check: string
+  problem: string
+  fix: string
+}
+
 /** What the exchange needs of an identity provider, whatever its style. */
 export interface IdentityProvider {
   style: 'realm' | 'tenant'
-  /** Checks the provider can be served (realm: version 24 or newer); rejects when it cannot. */
-  check(): Promise<void>
+  /**
+   * Checks the provider can be served (realm: version 24 or newer), rejecting when it cannot; resolves to the
+   * set-up problems that do not stop it (realm: users who may write their own marketplace attributes).
+   */
+  check(): Promise<SetupProblem[]>
   /** Create or update the provider's user (the derived password is the adapter's business). */
   syncUser(user: MarketplaceUser): Promise<SyncedUser>
   /** The password grant for a user `syncUser` just returned, with the recoveries it allows. */
