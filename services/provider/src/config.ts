@@ -1,5 +1,7 @@
 import { join } from 'node:path'
 import { DEFAULT_DELIVERY_TIMEOUT_MS } from './core/run-query'
+import { DEFAULT_MIN_SHARE } from './lists/check-list-counts'
+import { DEFAULT_MAX_NAME_LENGTH, MIN_NAME_LENGTH } from './lists/cut-long-names'
 import { DEMO_API_KEY } from '@pf/schemas'
 import {
   checkProductionSecrets,
@@ -25,8 +27,12 @@ export interface ProviderConfig {
     refreshIntervalMs?: number
     /** `SANCTIONS_LOAD_TIMEOUT_MS`: longest read of one list (a download included), at start and on refresh. */
     loadTimeoutMs: number
-    /** `SANCTIONS_MAX_BYTES`: largest list read. */
+    /** `SANCTIONS_MAX_BYTES`: largest list file read (a download counted after decompression). */
     maxBytes: number
+    /** `SANCTIONS_MIN_SHARE`: least share of a list's records a refresh may keep (fewer: refused). */
+    minShare: number
+    /** `SANCTIONS_MAX_NAME_LENGTH`: longer listed names are cut at a word boundary at load. */
+    maxNameLength: number
   }
   /** Buckets a query may name (`S3_ALLOWED_BUCKETS`); undefined: any. */
   allowedBuckets?: string[]
@@ -106,6 +112,12 @@ export function loadProviderConfig(source: Env): ProviderConfig {
       refreshIntervalMs: readInterval(env.string('SANCTIONS_REFRESH_INTERVAL', 'off'), env.problem),
       loadTimeoutMs: env.int('SANCTIONS_LOAD_TIMEOUT_MS', { default: 120_000, min: 1000 }),
       maxBytes: env.int('SANCTIONS_MAX_BYTES', { default: 512 * 1024 * 1024, min: 1024 }),
+      minShare: readShare(env.optional('SANCTIONS_MIN_SHARE'), env.problem),
+      maxNameLength: env.int('SANCTIONS_MAX_NAME_LENGTH', {
+        default: DEFAULT_MAX_NAME_LENGTH,
+        min: MIN_NAME_LENGTH,
+        max: 100_000,
+      }),
     },
     allowedBuckets: env.list('S3_ALLOWED_BUCKETS').length > 0 ? env.list('S3_ALLOWED_BUCKETS') : undefined,
     outbound: {
@@ -153,6 +165,15 @@ function readPorts(listed: string[], problem: (message: string) => void): number
   if (ports.some((port) => !Number.isInteger(port) || port < 1 || port > 65535))
     problem(`OUTBOUND_ALLOWED_PORTS must be a comma list of ports 1-65535 (got "${listed.join(',')}")`)
   return ports
+}
+
+/** `SANCTIONS_MIN_SHARE`: a share of 0 to 1 (0 accepts any shrink; 1 refuses any). */
+function readShare(text: string | undefined, problem: (message: string) => void): number {
+  if (text === undefined) return DEFAULT_MIN_SHARE
+  const share = Number(text)
+  if (/^\s*[0-9.]+\s*$/.test(text) && share >= 0 && share <= 1) return share
+  problem(`SANCTIONS_MIN_SHARE must be a share from 0 to 1 such as 0.5 (got "${text}")`)
+  return DEFAULT_MIN_SHARE
 }
 
 const UNIT_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }

@@ -47,13 +47,15 @@ export function createApp({ config, deps }: ProviderAppInput): Express {
   app.use(createOpsRouter({ registry, ready, logger, ops: config.ops }))
   app.get('/openapi.json', openApiRoute(providerOpenApi))
   app.use('/api', requireApiKey(config.apiKeys), express.json({ limit: config.maxBodyBytes }))
-  // What the screening runs on: per list its name, source, records, content hash and load time. Behind the
-  // API key: /ready and /health say only their status.
+  // What the screening runs on: per list its name, source, records, content hash, load time and names cut; the
+  // last refresh, with the lists it refused for their counts. Behind the API key: /ready and /health say only
+  // their status.
   app.get('/api/lists', (_req, res) => {
     const { lastRefresh } = engine.lists
+    const refused = lastRefresh?.refused ? { refused: lastRefresh.refused } : {}
     res.json({
       lists: engine.lists.current().lists,
-      lastRefresh: lastRefresh ? { ok: lastRefresh.ok, at: lastRefresh.at } : null,
+      lastRefresh: lastRefresh ? { ok: lastRefresh.ok, at: lastRefresh.at, ...refused } : null,
     })
   })
   app.use(

@@ -95,6 +95,21 @@ describe('provider configuration', () => {
     ])
   })
 
+  it('reads the list limits: SANCTIONS_MIN_SHARE a share from 0 to 1 (default 0.5), SANCTIONS_MAX_NAME_LENGTH no shorter than a query (default 1000)', () => {
+    expect(loadProviderConfig({}).sanctions).toMatchObject({ minShare: 0.5, maxNameLength: 1000 })
+    expect(
+      loadProviderConfig({ SANCTIONS_MIN_SHARE: '0.9', SANCTIONS_MAX_NAME_LENGTH: '300' }).sanctions,
+    ).toMatchObject({ minShare: 0.9, maxNameLength: 300 })
+    expect(loadProviderConfig({ SANCTIONS_MIN_SHARE: '0' }).sanctions.minShare).toBe(0)
+    for (const share of ['1.5', '-0.1', '50%', 'half'])
+      expect(problemsOf({ SANCTIONS_MIN_SHARE: share })).toEqual([
+        `SANCTIONS_MIN_SHARE must be a share from 0 to 1 such as 0.5 (got "${share}")`,
+      ])
+    expect(problemsOf({ SANCTIONS_MAX_NAME_LENGTH: '100' })).toEqual([
+      expect.stringMatching(/^SANCTIONS_MAX_NAME_LENGTH must be an integer .*256/),
+    ])
+  })
+
   it('accepts the same values outside production (the sandbox, tests)', () => {
     expect(problemsOf({ PF_API_KEY: 'change-me', AWS_SECRET_ACCESS_KEY: 'change-me' })).toEqual([])
   })

@@ -16,6 +16,7 @@ const lists = SanctionsLists.of(
       sha256: 'ab'.repeat(32),
       version: 'ab'.repeat(32),
       loadedAt: new Date().toISOString(),
+      namesCut: 0,
       entries: [],
     },
   ],

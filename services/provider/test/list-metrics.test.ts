@@ -34,7 +34,7 @@ beforeAll(async () => {
       outbound: { allowPrivate: true, timeoutMs: 1000 },
       maxBodyBytes: 64 * 1024,
       searchBudgetMs: 2000,
-      sanctions: { loadTimeoutMs: 120_000, maxBytes: 512 * 1024 * 1024 },
+      sanctions: { loadTimeoutMs: 120_000, maxBytes: 512 * 1024 * 1024, minShare: 0.5, maxNameLength: 1000 },
       server: DEFAULT_SERVER_LIMITS,
       ops: DEFAULT_OPS_SETTINGS,
     },

@@ -21,7 +21,7 @@ const { app } = createProvider(
     outbound: { allowPrivate: false, timeoutMs: 1000 },
     maxBodyBytes: 2048,
     searchBudgetMs: 2000,
-    sanctions: { loadTimeoutMs: 120_000, maxBytes: 512 * 1024 * 1024 },
+    sanctions: { loadTimeoutMs: 120_000, maxBytes: 512 * 1024 * 1024, minShare: 0.5, maxNameLength: 1000 },
     server: DEFAULT_SERVER_LIMITS,
     ops: DEFAULT_OPS_SETTINGS,
   },

@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -107,6 +107,46 @@ describe('refresh (SANCTIONS_REFRESH_INTERVAL, SIGHUP): atomic swap, previous in
       await server.close()
       server.s3.destroy()
     }
+  })
+
+  it('refuses a refresh that no longer finds a list (it counts 0 records) or finds a new one empty, unless its source is marked allow-empty:', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pf-lists-'))
+    writeFileSync(join(dir, 'a-sanctions.jsonl'), jsonl('QUIRINUS ABERNATHY', 'OSWALDINE FERRAGAMO'))
+    writeFileSync(join(dir, 'b-sanctions.jsonl'), jsonl('BARNABY QUILLFEATHER'))
+    const lists = await SanctionsLists.load([dir], options)
+    rmSync(join(dir, 'b-sanctions.jsonl'))
+    expect(await lists.refresh()).toMatchObject({
+      ok: false,
+      refused: [{ list: 'b-sanctions', records: 0, held: 1 }],
+    })
+    expect(lists.current().lists.map((l) => [l.name, l.records])).toEqual([
+      ['a-sanctions', 2],
+      ['b-sanctions', 1],
+    ])
+
+    writeFileSync(join(dir, 'b-sanctions.jsonl'), jsonl('BARNABY QUILLFEATHER'))
+    writeFileSync(join(dir, 'c-sanctions.jsonl'), '')
+    const outcome = await lists.refresh()
+    expect(outcome).toMatchObject({ ok: false, refused: [{ list: 'c-sanctions', records: 0 }] })
+    expect(outcome.error).toMatch(/sanctions list c-sanctions is empty: .*allow-empty:/)
+    const allowed = await SanctionsLists.load([`allow-empty:${dir}`], options)
+    expect(allowed.current().lists.map((l) => [l.name, l.records])).toEqual([
+      ['a-sanctions', 2],
+      ['b-sanctions', 1],
+      ['c-sanctions', 0],
+    ])
+  })
+
+  it('accepts any shrink with SANCTIONS_MIN_SHARE 0, and refuses any with 1', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pf-lists-'))
+    const file = join(dir, 'watch-sanctions.jsonl')
+    writeFileSync(file, jsonl('QUIRINUS ABERNATHY', 'OSWALDINE FERRAGAMO'))
+    const strict = await SanctionsLists.load([dir], { ...options, minShare: 1 })
+    const lenient = await SanctionsLists.load([dir], { ...options, minShare: 0 })
+    writeFileSync(file, jsonl('QUIRINUS ABERNATHY'))
+    expect(await strict.refresh()).toMatchObject({ ok: false, refused: [{ records: 1, held: 2 }] })
+    expect(await lenient.refresh()).toMatchObject({ ok: true })
+    expect(lenient.current().lists[0]).toMatchObject({ records: 1 })
   })
 
   it('needs the API key for /api/lists', async () => {

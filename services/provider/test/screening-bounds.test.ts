@@ -4,6 +4,7 @@ import { lcsLengthWith } from '../src/matching/lcs-length'
 import { letterProfile, sharedLetters, countLetters } from '../src/matching/letter-counts'
 import { BATCH, LackCountKernel, MAX_REACH_QUERY } from '../src/screening/lack-count-kernel'
 import { selectTop } from '../src/screening/rank-hits'
+import { spareByLength } from '../src/screening/spare-by-length'
 import { soundex } from '../src/matching/soundex'
 import { seededRandom } from '../scripts/sample-generator'
 
@@ -183,6 +184,43 @@ describe('the bounds the index prunes with never rule out a pair that reaches th
           expect(jaroWinklerAtLeast(a, b, floor)).toBe(value)
         } else expect(jaroWinklerAtLeast(a, b, floor)).toBe(-1)
       }
+    },
+  )
+})
+
+/** `spareByLength` as it was: a table over every length up to `maxLength`. */
+function spareOverEveryLength(a: number, floor: number, prefix: number, maxLength: number): Int32Array {
+  const spare = new Int32Array(maxLength + 2).fill(-1)
+  for (let b = 1; b <= maxLength; b += 1) {
+    const needed = minJaroWinklerMatches(a, b, prefix, floor)
+    if (needed <= Math.min(a, b)) spare[b] = a - needed
+  }
+  for (let b = maxLength; b >= 1; b -= 1) spare[b] = Math.max(spare[b] as number, spare[b + 1] as number)
+  return spare
+}
+
+describe('spareByLength: what a string of each length may lack of a query', () => {
+  it.each([0, 0.5, 0.75, 0.8, 0.81, 0.845, 0.9, 0.995])(
+    'at floor %d, equals the table over every length on each length it holds, and no length past it can reach the floor; above 0.8 it is sized by the query (about 4.5 times it at 0.845), not by the longest string indexed',
+    (floor) => {
+      const maxLength = 5000
+      for (const a of [1, 2, 5, 12, 30, 64, 256])
+        for (const prefix of [0, 1, 2, 3, 4]) {
+          const { spare, shortest, longest } = spareByLength(a, floor, prefix, maxLength)
+          const every = spareOverEveryLength(a, floor, prefix, maxLength)
+          expect([a, prefix, Array.from(spare.subarray(0, spare.length - 1))]).toEqual([
+            a,
+            prefix,
+            Array.from(every.subarray(0, spare.length - 1)),
+          ])
+          expect(every.subarray(spare.length - 1).every((value) => value === -1)).toBe(true)
+          const reaches = (b: number) => minJaroWinklerMatches(a, b, prefix, floor) <= Math.min(a, b)
+          const first = Array.from({ length: maxLength }, (_, i) => i + 1).find(reaches)
+          expect(shortest).toBe(first ?? 0)
+          expect(longest).toBeLessThanOrEqual(spare.length - 2)
+          if (floor >= 0.845) expect(spare.length).toBeLessThanOrEqual(Math.ceil(4.5 * a) + 3)
+          if (floor <= 0.8) expect(spare.length).toBe(maxLength + 2)
+        }
     },
   )
 })

@@ -127,7 +127,7 @@ export async function startProvider(
       maxBodyBytes,
       searchBudgetMs: 2000,
       delivery,
-      sanctions: { loadTimeoutMs: 120_000, maxBytes: 512 * 1024 * 1024 },
+      sanctions: { loadTimeoutMs: 120_000, maxBytes: 512 * 1024 * 1024, minShare: 0.5, maxNameLength: 1000 },
       server: DEFAULT_SERVER_LIMITS,
       ops,
     },

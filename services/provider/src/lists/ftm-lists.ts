@@ -98,40 +98,45 @@ export class FtmLists {
       const entries = await readFtmExport(input.chunks(), input.shown)
       return sanctionsList({ ...fields, sha256: input.sha256() }, [...entries.values()])
     }
-    const state = await this.update(input.path)
+    const state = await this.update(input.path, input.maxBytes)
     return sanctionsList({ ...fields, sha256: state.sha256, version: state.version }, [
       ...state.entries.values(),
     ])
   }
 
-  private async update(path: string): Promise<FtmState> {
+  private async update(path: string, maxBytes: number): Promise<FtmState> {
     const { size, mtimeMs, ino } = statSync(path)
     const stamp = `${ino}:${size}:${mtimeMs}`
     const previous = this.states.get(path)
     const index = findDeltaIndex(path)
-    let state = previous?.stamp === stamp ? previous : await this.readExport(path, stamp)
+    let state = previous?.stamp === stamp ? previous : await this.readExport(path, stamp, maxBytes)
     if (index) {
       const { base, apply } = versionsToApply(index, state === previous ? state.version : null)
       if (state !== previous) state = { ...state, version: base }
-      state = await this.applyDeltas(state, index, apply)
+      state = await this.applyDeltas(state, index, apply, maxBytes)
     }
     this.states.set(path, state)
     return state
   }
 
-  private async readExport(path: string, stamp: string): Promise<FtmState> {
-    const input = fileInput(path, basename(path))
+  private async readExport(path: string, stamp: string, maxBytes: number): Promise<FtmState> {
+    const input = fileInput(path, basename(path), maxBytes)
     const entries = await readFtmExport(input.chunks(), path)
     return { stamp, entries, version: null, sha256: input.sha256() }
   }
 
-  private async applyDeltas(state: FtmState, index: DeltaIndex, versions: string[]): Promise<FtmState> {
+  private async applyDeltas(
+    state: FtmState,
+    index: DeltaIndex,
+    versions: string[],
+    maxBytes: number,
+  ): Promise<FtmState> {
     if (versions.length === 0) return state
     const entries = new Map(state.entries)
     let sha256 = state.sha256
     for (const version of versions) {
       const file = deltaFile(index.dir, version) as string
-      const input = fileInput(file, basename(file))
+      const input = fileInput(file, basename(file), maxBytes)
       applyFtmDelta(entries, await readFtmDelta(input.chunks(), file))
       sha256 = chain(sha256, input.sha256())
     }

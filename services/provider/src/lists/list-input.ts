@@ -1,6 +1,10 @@
 import { createHash, type Hash } from 'node:crypto'
-import { closeSync, createReadStream, openSync, readSync } from 'node:fs'
+import { closeSync, createReadStream, openSync, readSync, statSync } from 'node:fs'
 import { DETECT_BYTES } from '../datasets/detect-list-format'
+
+/** The error of a list file past `SANCTIONS_MAX_BYTES`. */
+export const tooLarge = (shown: string, maxBytes: number) =>
+  new Error(`${shown} is larger than ${maxBytes} bytes (SANCTIONS_MAX_BYTES)`)
 
 /**
  * A list file to read, from disk or already downloaded: streamed (`chunks`) or whole (`read`), its SHA-256
@@ -21,17 +25,27 @@ export interface ListInput {
   read(): Promise<Buffer>
   /** The SHA-256 (hex) of what `chunks` or `read` gave. */
   sha256(): string
+  /** The most bytes a file read for it may hold (`SANCTIONS_MAX_BYTES`): its own, its OFAC set's, its deltas. */
+  maxBytes: number
 }
 
-async function* hashed(source: AsyncIterable<Uint8Array>, hash: Hash): AsyncGenerator<Uint8Array> {
+/** `source` hashed as it passes, and stopped as soon as it passes `maxBytes` (a file that grows, a FIFO). */
+async function* hashed(
+  source: AsyncIterable<Uint8Array>,
+  hash: Hash,
+  limit: { shown: string; maxBytes: number },
+): AsyncGenerator<Uint8Array> {
+  let total = 0
   for await (const chunk of source) {
+    total += chunk.byteLength
+    if (total > limit.maxBytes) throw tooLarge(limit.shown, limit.maxBytes)
     hash.update(chunk)
     yield chunk
   }
 }
 
-/** A list file on disk. */
-export function fileInput(path: string, fileName: string): ListInput {
+/** A list file on disk, read at most `maxBytes` long. */
+export function fileInput(path: string, fileName: string, maxBytes: number): ListInput {
   let hash = createHash('sha256')
   let digest: string | undefined
   return {
@@ -50,7 +64,9 @@ export function fileInput(path: string, fileName: string): ListInput {
     chunks() {
       hash = createHash('sha256')
       digest = undefined
-      return hashed(createReadStream(path, { highWaterMark: 1024 * 1024 }), hash)
+      // A regular file's size refuses it before a byte is read; the count, what it holds by the time it is read.
+      if (statSync(path).size > maxBytes) throw tooLarge(path, maxBytes)
+      return hashed(createReadStream(path, { highWaterMark: 1024 * 1024 }), hash, { shown: path, maxBytes })
     },
     async read() {
       const parts: Uint8Array[] = []
@@ -58,11 +74,12 @@ export function fileInput(path: string, fileName: string): ListInput {
       return Buffer.concat(parts)
     },
     sha256: () => (digest ??= hash.digest('hex')),
+    maxBytes,
   }
 }
 
-/** A list file already in memory (downloaded). */
-export function bytesInput(bytes: Buffer, shown: string, fileName: string): ListInput {
+/** A list file already in memory (downloaded within `maxBytes`). */
+export function bytesInput(bytes: Buffer, shown: string, fileName: string, maxBytes: number): ListInput {
   const digest = createHash('sha256').update(bytes).digest('hex')
   return {
     shown,
@@ -73,5 +90,6 @@ export function bytesInput(bytes: Buffer, shown: string, fileName: string): List
     },
     read: async () => bytes,
     sha256: () => digest,
+    maxBytes,
   }
 }

@@ -15,7 +15,7 @@ export type { SanctionsList, SubList } from './sanctions-list'
 export interface SourceOptions {
   /** Limit of one download. */
   timeoutMs: number
-  /** Largest download, in bytes. */
+  /** Largest list file read, in bytes: a download's counted after decompression, as they arrive. */
   maxBytes: number
   /** What the OpenSanctions lists read so far hold, for their deltas (one per `SanctionsLists`). */
   ftm?: FtmLists
@@ -39,7 +39,11 @@ const FORMAT_BY_NAME: [RegExp, ListFormat][] = [
 ]
 
 /** What a folder's file is: its content's format, else the one its name promises (undefined: not a list). */
-function folderFormat(dir: string, file: string): { input: ListInput; format: ListFormat } | undefined {
+function folderFormat(
+  dir: string,
+  file: string,
+  maxBytes: number,
+): { input: ListInput; format: ListFormat } | undefined {
   const path = join(dir, file)
   const promised = LIST_NAMES.test(file)
   if (!statSync(path).isFile()) {
@@ -47,7 +51,7 @@ function folderFormat(dir: string, file: string): { input: ListInput; format: Li
       throw new Error(`${path} cannot be read (${statSync(path).isDirectory() ? 'EISDIR' : 'not a file'})`)
     return undefined
   }
-  const input = fileInput(path, file)
+  const input = fileInput(path, file, maxBytes)
   const format = detectListFormat(input.head())
   if (isListFormat(format) && (format !== 'jsonl' || /sanctions.*\.jsonl$/.test(file)))
     return { input, format }
@@ -62,17 +66,18 @@ function folderFormat(dir: string, file: string): { input: ListInput; format: Li
  * only as `*sanctions*.jsonl` (a data folder also holds companies in JSON Lines). Subfolders are not read
  * (an OpenSanctions delta folder is its export's).
  */
-function folderLists(dir: string): { input: ListInput; format: ListFormat }[] {
+function folderLists(dir: string, maxBytes: number): { input: ListInput; format: ListFormat }[] {
   return readdirSync(dir)
     .sort()
     .filter((file) => !COMPANIONS.has(file))
-    .map((file) => folderFormat(dir, file))
+    .map((file) => folderFormat(dir, file, maxBytes))
     .filter((found) => found !== undefined)
 }
 
 /** Whether a folder holds a list `loadSanctionsSource` reads (a file that promises one and is broken throws). */
 export function holdsSanctionsList(dir: string): boolean {
-  return folderLists(dir).length > 0
+  // Only their first bytes are read here.
+  return folderLists(dir, Number.POSITIVE_INFINITY).length > 0
 }
 
 /** A source's forced format (`un-xml:/data/consolidated.xml`), and the rest. */
@@ -106,15 +111,16 @@ export async function loadSanctionsSource(source: string, options: SourceOptions
   const ftm = options.ftm ?? new FtmLists()
   if (/^https?:\/\//i.test(location)) {
     const bytes = await downloadList(location, options)
-    const input = bytesInput(bytes, redactUrl(location), basename(new URL(location).pathname))
+    const fileName = basename(new URL(location).pathname)
+    const input = bytesInput(bytes, redactUrl(location), fileName, options.maxBytes)
     return [await LIST_READERS[formatOf(input, format)](input, ftm)]
   }
   if (!existsSync(location)) throw new Error(`sanctions source ${location} does not exist`)
   if (!statSync(location).isDirectory()) {
-    const input = fileInput(location, basename(location))
+    const input = fileInput(location, basename(location), options.maxBytes)
     return [await LIST_READERS[formatOf(input, format)](input, ftm)]
   }
-  const files = folderLists(location).filter((file) => !format || file.format === format)
+  const files = folderLists(location, options.maxBytes).filter((file) => !format || file.format === format)
   if (files.length === 0)
     throw new Error(`sanctions source ${location} holds no list (see the provider README)`)
   const lists: SanctionsList[] = []

@@ -1,20 +1,33 @@
 import { createHash } from 'node:crypto'
-import { basename, dirname } from 'node:path'
+import { existsSync } from 'node:fs'
+import { basename, dirname, join } from 'node:path'
 import { decodeUtf8 } from '../datasets/decode-utf8'
 import type { ListFormat } from '../datasets/detect-list-format'
 import { parseBisDpl } from '../datasets/load-bis-dpl'
 import { parseSanctionsJsonl } from '../datasets/load-jsonl'
-import { OFAC_SETS, parseOfacCsv, readOfacFiles } from '../datasets/load-ofac-csv'
+import { OFAC_SETS, parseOfacCsv, type OfacCsvFiles } from '../datasets/load-ofac-csv'
 import { parseUnXml } from '../datasets/load-un-xml'
 import { cslSubListName, parseUsCsl } from '../datasets/load-us-csl'
 import type { FtmLists } from './ftm-lists'
-import type { ListInput } from './list-input'
+import { fileInput, type ListInput } from './list-input'
 import { sanctionsList, type SanctionsList } from './sanctions-list'
 
 /** How a list file of each format becomes a list (`ftm` keeps what it read for its deltas: `FtmLists`). */
 export type ListReader = (input: ListInput, ftm: FtmLists) => Promise<SanctionsList>
 
 const OFAC_LABEL = { 'ofac-sdn': 'OFAC SDN', 'ofac-consolidated': 'OFAC Consolidated' } as const
+
+/** A set's files beside its primary one (`input`), each read within the same limit; missing ones are fine. */
+async function readOfacSet(input: ListInput, set: keyof typeof OFAC_SETS): Promise<OfacCsvFiles> {
+  const dir = dirname(input.path as string)
+  const companion = async (name: string) =>
+    existsSync(join(dir, name)) ? fileInput(join(dir, name), name, input.maxBytes).read() : undefined
+  return {
+    primary: await input.read(),
+    addresses: await companion(OFAC_SETS[set].addresses),
+    aliases: await companion(OFAC_SETS[set].aliases),
+  }
+}
 
 /**
  * OFAC's legacy CSV: a set's primary file (`sdn.csv`, `cons_prim.csv`) on disk brings its folder's address and
@@ -24,7 +37,7 @@ async function readOfac(input: ListInput): Promise<SanctionsList> {
   const name = input.fileName.startsWith('cons_') ? 'ofac-consolidated' : 'ofac-sdn'
   const set = name === 'ofac-sdn' ? 'sdn' : 'consolidated'
   const isSet = input.path !== undefined && input.fileName === OFAC_SETS[set].primary
-  const files = isSet ? readOfacFiles(dirname(input.path as string), set) : { primary: await input.read() }
+  const files = isSet ? await readOfacSet(input, set) : { primary: await input.read() }
   const source = isSet ? dirname(input.path as string) : input.shown
   let entries
   try {

@@ -24,6 +24,8 @@ export interface SanctionsList {
    *  else its `sha256`: what every hit names. */
   version: string
   loadedAt: string
+  /** Listed names longer than `SANCTIONS_MAX_NAME_LENGTH`, cut at load (`cutLongNames`). */
+  namesCut: number
   sublists?: SubList[]
   entries: SanctionEntry[]
 }
@@ -48,6 +50,7 @@ export function sanctionsList(
     version: fields.version || fields.sha256,
     records: entries.length,
     loadedAt: new Date().toISOString(),
+    namesCut: 0,
     ...(subListOf ? { sublists: [...sublists.values()] } : {}),
     entries,
   }

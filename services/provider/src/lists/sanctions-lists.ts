@@ -1,5 +1,14 @@
 import type { Logger } from '@pf/service-kit'
 import { SanctionsIndex } from '../screening/sanctions-index'
+import {
+  checkListCounts,
+  DEFAULT_MIN_SHARE,
+  ListCountError,
+  splitAllowEmpty,
+  type CountedList,
+  type ListRefusal,
+} from './check-list-counts'
+import { cutLongNames, DEFAULT_MAX_NAME_LENGTH } from './cut-long-names'
 import { FtmLists } from './ftm-lists'
 import { loadSanctionsSource, type SanctionsList, type SourceOptions } from './load-sanctions-source'
 
@@ -44,10 +53,20 @@ const snapshotOf = (lists: SanctionsList[]): ListsSnapshot => {
   }
 }
 
+/** How lists are loaded: each source within `SourceOptions`, then checked (`checkListCounts`) and cut. */
+export interface ListsOptions extends SourceOptions {
+  logger: Logger
+  /** `SANCTIONS_MIN_SHARE` (default 0.5). */
+  minShare?: number
+  /** `SANCTIONS_MAX_NAME_LENGTH` (default `DEFAULT_MAX_NAME_LENGTH`). */
+  maxNameLength?: number
+}
+
 /**
  * The sanctions lists the provider screens against. `refresh()` loads every source, builds the new index beside
- * the one in use and swaps them in one assignment; when any source fails, the previous index stays in use (and
- * the failure is logged and reported). Refreshes never overlap.
+ * the one in use and swaps them in one assignment; when any source fails, or a list would shrink below
+ * `minShare` of the records it holds (`checkListCounts`), the previous index stays in use (and the failure is
+ * logged and reported). Refreshes never overlap. Names past `maxNameLength` are cut at load (`cutLongNames`).
  */
 export class SanctionsLists {
   private snapshot: ListsSnapshot
@@ -56,22 +75,26 @@ export class SanctionsLists {
 
   private constructor(
     private readonly sources: string[],
-    private readonly options: SourceOptions & { logger: Logger },
+    private readonly options: ListsOptions,
     first: ListsSnapshot,
   ) {
     this.snapshot = first
   }
 
-  /** Loads the sources once; rejects when one fails (at start, there is no previous index to keep). */
-  static async load(sources: string[], options: SourceOptions & { logger: Logger }): Promise<SanctionsLists> {
+  /**
+   * Loads the sources once; rejects when one fails, or when a list is empty and its source is not marked
+   * `allow-empty:` (at start, there is no previous index to keep).
+   */
+  static async load(sources: string[], options: ListsOptions): Promise<SanctionsLists> {
     // One memory of the OpenSanctions lists for every refresh: their deltas apply to what was read.
     const kept = { ...options, ftm: options.ftm ?? new FtmLists() }
-    return new SanctionsLists(sources, kept, snapshotOf(await loadAll(sources, kept)))
+    return new SanctionsLists(sources, kept, snapshotOf(await loadChecked(sources, kept, new Map())))
   }
 
-  /** A fixed set, for tests and for engines built from datasets. */
+  /** A fixed set, for tests and for engines built from datasets (names cut at the default length). */
   static of(lists: SanctionsList[], logger: Logger): SanctionsLists {
-    return new SanctionsLists([], { timeoutMs: 0, maxBytes: 0, logger }, snapshotOf(lists))
+    const cut = lists.map((list) => cutLongNames(list, DEFAULT_MAX_NAME_LENGTH).list)
+    return new SanctionsLists([], { timeoutMs: 0, maxBytes: 0, logger }, snapshotOf(cut))
   }
 
   current(): ListsSnapshot {
@@ -82,7 +105,8 @@ export class SanctionsLists {
     this.running ??= (async (): Promise<RefreshOutcome> => {
       const started = performance.now()
       try {
-        const next = snapshotOf(await loadAll(this.sources, this.options))
+        const held = new Map(this.snapshot.lists.map(({ name, records }) => [name, records]))
+        const next = snapshotOf(await loadChecked(this.sources, this.options, held))
         this.snapshot = next
         const outcome = {
           ok: true,
@@ -99,8 +123,9 @@ export class SanctionsLists {
         return outcome
       } catch (error) {
         const message = (error as Error).message
+        const refused = error instanceof ListCountError ? { refused: error.refusals } : {}
         this.options.logger.error(
-          { err: { message } },
+          { err: { message }, ...refused },
           'sanctions lists refresh failed; the previous lists stay in use',
         )
         return {
@@ -108,6 +133,7 @@ export class SanctionsLists {
           at: new Date().toISOString(),
           ms: Math.round(performance.now() - started),
           error: message,
+          ...refused,
         }
       }
     })().then((outcome) => {
@@ -124,14 +150,38 @@ export interface RefreshOutcome {
   at: string
   ms: number
   error?: string
+  /** The lists refused for their counts (`checkListCounts`). */
+  refused?: ListRefusal[]
 }
 
-async function loadAll(sources: string[], options: SourceOptions): Promise<SanctionsList[]> {
-  const lists: SanctionsList[] = []
+/**
+ * Every source's lists, refused whole when one breaks a count rule against `held` (records by list name; empty
+ * at start), each list's names cut to `maxNameLength` (logged as a warning).
+ */
+async function loadChecked(
+  sources: string[],
+  options: ListsOptions,
+  held: ReadonlyMap<string, number>,
+): Promise<SanctionsList[]> {
+  const lists: (SanctionsList & Pick<CountedList, 'allowEmpty'>)[] = []
   // One at a time: a list's parse holds memory until its entries are built.
-  for (const source of sources) lists.push(...(await loadSanctionsSource(source, options)))
+  for (const item of sources) {
+    const { source, allowEmpty } = splitAllowEmpty(item)
+    for (const list of await loadSanctionsSource(source, options)) lists.push({ ...list, allowEmpty })
+  }
   const names = lists.flatMap((l) => [l.name, ...(l.sublists?.map((s) => s.name) ?? [])])
   const twice = names.find((name, i) => names.indexOf(name) !== i)
   if (twice) throw new Error(`two sources hold the list ${twice}`)
-  return lists
+  const refused = checkListCounts(lists, held, options.minShare ?? DEFAULT_MIN_SHARE)
+  if (refused.length > 0) throw new ListCountError(refused)
+  const limit = options.maxNameLength ?? DEFAULT_MAX_NAME_LENGTH
+  return lists.map(({ allowEmpty: _allowEmpty, ...loaded }) => {
+    const { list, longest } = cutLongNames(loaded, limit)
+    if (list.namesCut > 0)
+      options.logger.warn(
+        { list: list.name, namesCut: list.namesCut, longest, limit },
+        'listed names longer than SANCTIONS_MAX_NAME_LENGTH cut at a word boundary (their entries stay screenable)',
+      )
+    return list
+  })
 }
