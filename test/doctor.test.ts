@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process'
-import { readFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createCleanup, freePort } from '@pf/testkit'
 import {
@@ -294,6 +295,35 @@ describe('doctor', () => {
     )
     expect(run.stdout).not.toMatch(/reader|s3cr3t|t0ken-value/)
     expect(run.code).toBe(1)
+  })
+
+  // Issue 35: the doctor loads a list source within the start's own limits, so it fails what a start would refuse.
+  it('provider: a list source the start would refuse (empty without allow-empty:, past SANCTIONS_MAX_BYTES) fails', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pf-doctor-lists-'))
+    const empty = join(dir, 'consolidated.xml')
+    writeFileSync(
+      empty,
+      '<CONSOLIDATED_LIST dateGenerated="2026-01-01T00:00:00Z"><INDIVIDUALS/><ENTITIES/></CONSOLIDATED_LIST>\n',
+    )
+    const refused = await doctor('provider', { ...providerEnv(), SANCTIONS_SOURCES: empty })
+    expect(refused.stdout).toMatch(/^FAIL {2}list source .*consolidated\.xml: .*un-sc-consolidated is empty/m)
+    expect(refused.code).toBe(1)
+    const allowed = await doctor('provider', { ...providerEnv(), SANCTIONS_SOURCES: `allow-empty:${empty}` })
+    expect(allowed.stdout).toMatch(
+      /^ok {4}list source allow-empty:.*consolidated\.xml {2}loads: un-sc-consolidated/m,
+    )
+    const big = join(dir, 'big.jsonl')
+    writeFileSync(
+      big,
+      `${JSON.stringify({ id: 'B1', name: 'A LISTED PARTY', type: 'individual' })}\n`.repeat(40_000),
+    )
+    const tooBig = await doctor('provider', {
+      ...providerEnv(),
+      SANCTIONS_SOURCES: big,
+      SANCTIONS_MAX_BYTES: '1048576',
+    })
+    expect(tooBig.stdout).toMatch(/^FAIL {2}list source .*big\.jsonl: .*SANCTIONS_MAX_BYTES/m)
+    expect(tooBig.code).toBe(1)
   })
 
   it("auth exchange: MARKETPLACE_JWKS_URL's and REALM_SERVER_URL's passwords and tokens are never printed", async () => {

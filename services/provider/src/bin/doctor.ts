@@ -5,6 +5,7 @@ import { HeadBucketCommand } from '@aws-sdk/client-s3'
 import { createLogger, DoctorProblem, redactUrl, runDoctorCommand, type DoctorCheck } from '@pf/service-kit'
 import { createS3Client } from '../adapters/create-s3-client'
 import { loadProviderConfig, type ProviderConfig } from '../config'
+import { listLoadOptions } from '../lists/load-configured-lists'
 import { SanctionsLists } from '../lists/sanctions-lists'
 
 const checks = (config: ProviderConfig): DoctorCheck[] => [
@@ -30,11 +31,10 @@ const checks = (config: ProviderConfig): DoctorCheck[] => [
     name: `list source ${redactUrl(source)}`,
     needs: ['SANCTIONS_*'],
     run: async () => {
-      const lists = await SanctionsLists.load([source], {
-        timeoutMs: config.sanctions.loadTimeoutMs,
-        maxBytes: config.sanctions.maxBytes,
-        logger: createLogger({ name: 'doctor', level: 'silent' }),
-      })
+      // The start's own limits: a source the provider would refuse (past SANCTIONS_MAX_BYTES, empty without
+      // allow-empty:) fails here too.
+      const logger = createLogger({ name: 'doctor', level: 'silent' })
+      const lists = await SanctionsLists.load([source], listLoadOptions(config.sanctions, logger))
       return `loads: ${lists
         .current()
         .versions.map((list) => list.name)

@@ -18,14 +18,19 @@ export async function loadConfiguredLists(
   { sanctions, dataDir }: Pick<ProviderConfig, 'sanctions' | 'dataDir'>,
   logger: Logger,
 ): Promise<SanctionsLists | undefined> {
-  const options = {
+  const options = listLoadOptions(sanctions, logger)
+  if (sanctions.sources) return SanctionsLists.load(sanctions.sources, options)
+  if (!existsSync(dataDir) || !holdsSanctionsList(dataDir)) return undefined
+  return SanctionsLists.load([dataDir], options)
+}
+
+/** The limits every load of the configured lists applies (the start, each refresh, and `doctor`'s check). */
+export function listLoadOptions(sanctions: ProviderConfig['sanctions'], logger: Logger) {
+  return {
     timeoutMs: sanctions.loadTimeoutMs,
     maxBytes: sanctions.maxBytes,
     minShare: sanctions.minShare,
     maxNameLength: sanctions.maxNameLength,
     logger,
   }
-  if (sanctions.sources) return SanctionsLists.load(sanctions.sources, options)
-  if (!existsSync(dataDir) || !holdsSanctionsList(dataDir)) return undefined
-  return SanctionsLists.load([dataDir], options)
 }
