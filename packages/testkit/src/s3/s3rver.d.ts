@@ -11,6 +11,12 @@ declare module 's3rver' {
   export default class S3rver {
     constructor(options: S3rverOptions)
     run(): Promise<{ address: string; port: number }>
+    /** What run() does before it listens: creates `configureBuckets`. */
+    configureBuckets(): Promise<void>
+    /** An http.Server serving S3, listening as `server.listen(...args)`; the last argument must be a callback. */
+    listen(port: number, host: string, callback: () => void): import('node:http').Server
+    /** The server close() closes: set by run(), or by whoever listens in its place. */
+    httpServer?: import('node:http').Server
     close(): Promise<void>
   }
 }
