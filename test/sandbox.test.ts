@@ -67,6 +67,20 @@ describe('pnpm start arguments', () => {
     expect(() => parseSandboxArgs(['--companies', 'mysql'])).toThrow(/--companies takes memory or postgres/)
   })
 
+  it('reads --port-offset (fixed ports only), --lists sample|reference and --traces', () => {
+    expect(parseSandboxArgs(['--port-offset', '100', '--lists', 'reference', '--traces'])).toMatchObject({
+      ports: 'fixed',
+      portOffset: 100,
+      lists: 'reference',
+      traces: true,
+    })
+    expect(() => parseSandboxArgs(['--port-offset', '0'])).toThrow(/--port-offset takes a whole number/)
+    expect(() => parseSandboxArgs(['--port-offset', '9', '--ports', 'ephemeral'])).toThrow(
+      /goes without --ports ephemeral/,
+    )
+    expect(() => parseSandboxArgs(['--lists', 'all'])).toThrow(/--lists takes sample or reference/)
+  })
+
   it('refuses an unknown style or flag with the usage line', () => {
     expect(() => parseSandboxArgs(['--idp', 'okta'])).toThrow(
       /--idp takes realm, tenant or realm,tenant[\s\S]*usage:/,
@@ -224,7 +238,11 @@ describe('the sandbox process (pnpm start)', () => {
     const started = spawn('pnpm', ['start', '--ports', 'ephemeral'], {
       cwd: root,
       detached: true,
-      env: { ...process.env, REDIS_URL: redis.url },
+      env: {
+        ...process.env,
+        REDIS_URL: redis.url,
+        SANDBOX_DIR: mkdtempSync(join(tmpdir(), 'pf-sandbox-home-')),
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     })
     let output = ''
@@ -240,10 +258,15 @@ describe('the sandbox process (pnpm start)', () => {
   }, 60_000)
 
   it('prints every address (worker included) and leaves no service behind when it is SIGKILLed', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'pf-sandbox-home-'))
     const sandbox = spawn(
       process.execPath,
       ['--import', 'tsx', 'scripts/sandbox/main.ts', '--', '--idp', 'realm,tenant', '--ports', 'ephemeral'],
-      { cwd: root, env: { ...process.env, REDIS_URL: redis.url }, stdio: ['ignore', 'pipe', 'inherit'] },
+      {
+        cwd: root,
+        env: { ...process.env, REDIS_URL: redis.url, SANDBOX_DIR: home },
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
     )
     const lines: string[] = []
     const banner = createInterface({ input: sandbox.stdout })
@@ -253,9 +276,12 @@ describe('the sandbox process (pnpm start)', () => {
     expect(text).toMatch(/webhook worker {4}http:\/\/127\.0\.0\.1:\d+\/metrics/)
     expect(text).not.toContain('undefined')
     expect(text).toContain(`Redis             ${redis.url}`)
-    expect(text).toMatch(
-      /WEBHOOK_QUEUE_PREFIX='\{pf-sandbox\}' pnpm --filter @pf\/webhook-receiver dead-letters list/,
-    )
+    // Its own folder and queue on free ports, named; the dead-letter command from the root finds them.
+    const prefix = `{pf-sandbox-ephemeral-${sandbox.pid}}`
+    expect(text).toContain(`queue prefix ${prefix}`)
+    expect(text).toMatch(new RegExp(`^  folder {12}${home}/ephemeral-${sandbox.pid} `, 'm'))
+    expect(text).toContain(`SANDBOX_DIR=${home} pnpm dead-letters list`)
+    expect(text).toMatch(/^ {2}build {13}(up to date|built @pf\/)/m)
 
     const services = execFileSync('ps', ['-o', 'pid=', '--ppid', String(sandbox.pid)], { encoding: 'utf8' })
       .trim()
