@@ -11,7 +11,7 @@ import { startRedis } from '@pf/testkit/redis'
 import { describeBusyPort } from '../scripts/sandbox/describe-busy-port'
 
 // `pnpm start` as a newcomer runs it: what happens is shown on the terminal, every log is kept in
-// .sandbox/logs, your handlers run in the worker and reload when the file changes, `fail-me` fails.
+// its folder's logs/, your handlers run in the worker and reload when the file changes, `fail-me` fails.
 const root = join(__dirname, '..')
 const pfSimBin = join(root, 'packages', 'testkit', 'dist', 'pf-sim.js')
 const pfSim = (...args: string[]) =>
@@ -50,7 +50,11 @@ beforeAll(async () => {
     spawn(
       process.execPath,
       ['--import', 'tsx', 'scripts/sandbox/main.ts', '--ports', 'ephemeral', '--handlers', handlersFile],
-      { cwd: root, env: { ...process.env, REDIS_URL: redis.url }, stdio: ['ignore', 'pipe', 'inherit'] },
+      {
+        cwd: root,
+        env: { ...process.env, REDIS_URL: redis.url, SANDBOX_DIR: join(dir, 'sandbox') },
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
     ),
     async (child) => {
       if (child.exitCode === null && child.signalCode === null) {
@@ -91,7 +95,11 @@ describe('the sandbox shows what happens', () => {
       'whsec_sandbox_secret',
     )
     expect(await until(/session\.ended wh_/)).toMatch(/sessionId=sess_test_1 reason=expired/)
-    const log = readFileSync(join(root, '.sandbox', 'logs', 'webhook-worker.log'), 'utf8')
+    // In the sandbox's own folder, which the banner names.
+    const folder = /^ {2}folder +(\S+)/.exec(
+      lines.find((l) => l.startsWith('  folder ')) ?? '',
+    )?.[1] as string
+    const log = readFileSync(join(folder, 'logs', 'webhook-worker.log'), 'utf8')
     expect(log).toContain(`"webhookId":"${webhookId}"`)
   })
 

@@ -1,11 +1,11 @@
 import { execFileSync, spawn, spawnSync } from 'node:child_process'
 import { once } from 'node:events'
-import { mkdirSync, mkdtempSync, utimesSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { startRedis, type RedisHandle } from '@pf/testkit/redis'
-import { buildFilters, changedPackages } from '../scripts/sandbox/build-if-changed'
+import { buildIfChanged, changedPackages } from '../scripts/sandbox/build-if-changed'
 import { parseSandboxArgs } from '../scripts/sandbox/parse-sandbox-args'
 
 const root = join(__dirname, '..')
@@ -67,6 +67,20 @@ describe('pnpm start arguments', () => {
     expect(() => parseSandboxArgs(['--companies', 'mysql'])).toThrow(/--companies takes memory or postgres/)
   })
 
+  it('reads --port-offset (fixed ports only), --lists sample|reference and --traces', () => {
+    expect(parseSandboxArgs(['--port-offset', '100', '--lists', 'reference', '--traces'])).toMatchObject({
+      ports: 'fixed',
+      portOffset: 100,
+      lists: 'reference',
+      traces: true,
+    })
+    expect(() => parseSandboxArgs(['--port-offset', '0'])).toThrow(/--port-offset takes a whole number/)
+    expect(() => parseSandboxArgs(['--port-offset', '9', '--ports', 'ephemeral'])).toThrow(
+      /goes without --ports ephemeral/,
+    )
+    expect(() => parseSandboxArgs(['--lists', 'all'])).toThrow(/--lists takes sample or reference/)
+  })
+
   it('refuses an unknown style or flag with the usage line', () => {
     expect(() => parseSandboxArgs(['--idp', 'okta'])).toThrow(
       /--idp takes realm, tenant or realm,tenant[\s\S]*usage:/,
@@ -76,48 +90,129 @@ describe('pnpm start arguments', () => {
 })
 
 describe('pnpm start builds only what changed', () => {
+  // A workspace of its own, built by pnpm as the sandbox builds: each package's build script (build.cjs) writes
+  // its dist from its source (declarations: the source's `export type` lines) and records that it ran.
   function workspace() {
     const dir = mkdtempSync(join(tmpdir(), 'pf-build-'))
-    for (const [folder, name] of [
-      ['packages/a', '@pf/a'],
-      ['services/b', '@pf/b'],
-      ['services/c', '@pf/c'],
-    ] as const) {
+    writeFileSync(join(dir, 'pnpm-workspace.yaml'), "packages: ['packages/*', 'services/*']\n")
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'ws', private: true }))
+    writeFileSync(
+      join(dir, 'build.cjs'),
+      `const fs = require('fs'), path = require('path')
+const source = fs.readFileSync('src/index.ts', 'utf8')
+fs.mkdirSync('dist', { recursive: true })
+fs.writeFileSync('dist/index.js', source)
+if (fs.readFileSync('tsup.config.ts', 'utf8').includes('dts:'))
+  fs.writeFileSync('dist/index.d.ts', source.split('\\n').filter((l) => l.startsWith('export type')).join('\\n'))
+fs.appendFileSync(path.join(${JSON.stringify(dir)}, 'built.log'), require(path.resolve('package.json')).name + '\\n')
+`,
+    )
+    const pkg = (folder: string, name: string, source: string, deps: object, dts: boolean) => {
       mkdirSync(join(dir, folder, 'src'), { recursive: true })
-      mkdirSync(join(dir, folder, 'dist'), { recursive: true })
-      for (const file of ['tsup.config.ts', 'src/index.ts', 'dist/index.js'])
-        writeFileSync(join(dir, folder, file), '{}')
-      writeFileSync(join(dir, folder, 'package.json'), JSON.stringify({ name }))
+      writeFileSync(join(dir, folder, 'src', 'index.ts'), source)
+      writeFileSync(join(dir, folder, 'tsup.config.ts'), dts ? '{ dts: true }' : '{}')
+      writeFileSync(
+        join(dir, folder, 'package.json'),
+        JSON.stringify({ name, scripts: { build: 'node ../../build.cjs' }, ...deps }),
+      )
+    }
+    // @pf/signing: a library; @pf/kit loads it at run time and re-exports its types; @pf/svc loads it at run
+    // time and emits no declarations (the services); @pf/bundler bundles it (a devDependency it imports).
+    pkg('packages/signing', '@pf/signing', 'export type Key = string\nexport const sign = 1\n', {}, true)
+    const uses = "import { sign } from '@pf/signing'\nexport type Re = Key\n"
+    pkg('packages/kit', '@pf/kit', uses, { dependencies: { '@pf/signing': 'workspace:*' } }, true)
+    pkg('services/svc', '@pf/svc', uses, { dependencies: { '@pf/signing': 'workspace:*' } }, false)
+    pkg('services/bundler', '@pf/bundler', uses, { devDependencies: { '@pf/signing': 'workspace:*' } }, false)
+    pkg(
+      'services/other',
+      '@pf/other',
+      'export const x = 1\n',
+      { devDependencies: { '@pf/signing': 'workspace:*' } },
+      false,
+    )
+    execFileSync('pnpm', ['-r', 'run', 'build'], { cwd: dir, stdio: 'ignore' })
+    writeFileSync(join(dir, 'built.log'), '')
+    // Sources older than what was built from them.
+    for (const folder of [
+      'packages/signing',
+      'packages/kit',
+      'services/svc',
+      'services/bundler',
+      'services/other',
+    ]) {
       for (const file of ['package.json', 'tsup.config.ts', 'src/index.ts']) at(dir, folder, file, 1000)
-      at(dir, folder, 'dist/index.js', 2000)
+      for (const file of readdirSync(join(dir, folder, 'dist'))) at(dir, folder, `dist/${file}`, 2000)
     }
     return dir
   }
   const at = (dir: string, folder: string, file: string, seconds: number) =>
     utimesSync(join(dir, folder, file), seconds, seconds)
+  const quiet = { print: () => {} }
+  const builtIn = (dir: string) =>
+    readFileSync(join(dir, 'built.log'), 'utf8').trim().split('\n').filter(Boolean)
 
   it('is fresh when every dist is newer than its sources', () => {
-    expect(changedPackages(workspace())).toEqual([])
+    const dir = workspace()
+    expect(changedPackages(dir)).toEqual([])
+    expect(buildIfChanged({ root: dir, ...quiet })).toEqual({ built: [], kept: [] })
+    expect(builtIn(dir)).toEqual([])
   })
 
-  it('a touched service file rebuilds that service alone, and the message names it and the file', () => {
+  it('a touched service file rebuilds that service alone, and names it and the file', () => {
     const dir = workspace()
-    at(dir, 'services/b', 'src/index.ts', 3000)
-    const changed = changedPackages(dir)
-    expect(changed).toEqual([{ name: '@pf/b', dir: 'services/b', changed: 'services/b/src/index.ts' }])
-    expect(buildFilters(changed)).toEqual(['--filter', '...@pf/b'])
-  })
-
-  it('a touched library rebuilds it and what depends on it (pnpm --filter ...name); a missing dist is named', () => {
-    const dir = workspace()
-    at(dir, 'packages/a', 'src/index.ts', 3000)
-    execFileSync('rm', ['-r', join(dir, 'services/c/dist')])
-    const changed = changedPackages(dir)
-    expect(changed).toEqual([
-      { name: '@pf/a', dir: 'packages/a', changed: 'packages/a/src/index.ts' },
-      { name: '@pf/c', dir: 'services/c', changed: 'dist/ is missing' },
+    at(dir, 'services/svc', 'src/index.ts', 3000)
+    expect(changedPackages(dir)).toEqual([
+      { name: '@pf/svc', dir: 'services/svc', changed: 'services/svc/src/index.ts' },
     ])
-    expect(buildFilters(changed)).toEqual(['--filter', '...@pf/a', '--filter', '...@pf/c'])
+    expect(buildIfChanged({ root: dir, ...quiet })).toEqual({
+      built: [{ name: '@pf/svc', why: 'services/svc/src/index.ts changed' }],
+      kept: [],
+    })
+    expect(builtIn(dir)).toEqual(['@pf/svc'])
+  })
+
+  it('a library whose declarations did not change: only what bundles it is rebuilt, the others are kept with why', () => {
+    const dir = workspace()
+    writeFileSync(
+      join(dir, 'packages/signing/src/index.ts'),
+      'export type Key = string\nexport const sign = 2\n',
+    )
+    const report = buildIfChanged({ root: dir, ...quiet })
+    expect(builtIn(dir).sort()).toEqual(['@pf/bundler', '@pf/signing'])
+    expect(report).toEqual({
+      built: [
+        { name: '@pf/signing', why: 'packages/signing/src/index.ts changed' },
+        { name: '@pf/bundler', why: 'it bundles @pf/signing' },
+      ],
+      kept: expect.arrayContaining([
+        { name: '@pf/kit', why: 'it bundles no @pf/signing, whose declarations are unchanged' },
+        { name: '@pf/svc', why: 'it loads @pf/signing at run time and emits no declarations' },
+        { name: '@pf/other', why: 'its source imports no @pf/signing' },
+      ]),
+    })
+    expect(report.kept).toHaveLength(3)
+  })
+
+  it('a library whose declarations changed: what emits declarations from them is rebuilt too, a service is not', () => {
+    const dir = workspace()
+    writeFileSync(
+      join(dir, 'packages/signing/src/index.ts'),
+      'export type Key = number\nexport const sign = 1\n',
+    )
+    const report = buildIfChanged({ root: dir, ...quiet })
+    expect(builtIn(dir).sort()).toEqual(['@pf/bundler', '@pf/kit', '@pf/signing'])
+    expect(report.built).toEqual(
+      expect.arrayContaining([{ name: '@pf/kit', why: "@pf/signing's declarations changed" }]),
+    )
+    expect(report.kept.map(({ name }) => name).sort()).toEqual(['@pf/other', '@pf/svc'])
+  })
+
+  it('a missing dist is named and built', () => {
+    const dir = workspace()
+    execFileSync('rm', ['-r', join(dir, 'services/other/dist')])
+    expect(buildIfChanged({ root: dir, ...quiet }).built).toEqual([
+      { name: '@pf/other', why: 'dist/ is missing' },
+    ])
   })
 })
 
@@ -143,7 +238,11 @@ describe('the sandbox process (pnpm start)', () => {
     const started = spawn('pnpm', ['start', '--ports', 'ephemeral'], {
       cwd: root,
       detached: true,
-      env: { ...process.env, REDIS_URL: redis.url },
+      env: {
+        ...process.env,
+        REDIS_URL: redis.url,
+        SANDBOX_DIR: mkdtempSync(join(tmpdir(), 'pf-sandbox-home-')),
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     })
     let output = ''
@@ -159,10 +258,15 @@ describe('the sandbox process (pnpm start)', () => {
   }, 60_000)
 
   it('prints every address (worker included) and leaves no service behind when it is SIGKILLed', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'pf-sandbox-home-'))
     const sandbox = spawn(
       process.execPath,
       ['--import', 'tsx', 'scripts/sandbox/main.ts', '--', '--idp', 'realm,tenant', '--ports', 'ephemeral'],
-      { cwd: root, env: { ...process.env, REDIS_URL: redis.url }, stdio: ['ignore', 'pipe', 'inherit'] },
+      {
+        cwd: root,
+        env: { ...process.env, REDIS_URL: redis.url, SANDBOX_DIR: home },
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
     )
     const lines: string[] = []
     const banner = createInterface({ input: sandbox.stdout })
@@ -172,9 +276,12 @@ describe('the sandbox process (pnpm start)', () => {
     expect(text).toMatch(/webhook worker {4}http:\/\/127\.0\.0\.1:\d+\/metrics/)
     expect(text).not.toContain('undefined')
     expect(text).toContain(`Redis             ${redis.url}`)
-    expect(text).toMatch(
-      /WEBHOOK_QUEUE_PREFIX='\{pf-sandbox\}' pnpm --filter @pf\/webhook-receiver dead-letters list/,
-    )
+    // Its own folder and queue on free ports, named; the dead-letter command from the root finds them.
+    const prefix = `{pf-sandbox-ephemeral-${sandbox.pid}}`
+    expect(text).toContain(`queue prefix ${prefix}`)
+    expect(text).toMatch(new RegExp(`^  folder {12}${home}/ephemeral-${sandbox.pid} `, 'm'))
+    expect(text).toContain(`SANDBOX_DIR=${home} pnpm dead-letters list`)
+    expect(text).toMatch(/^ {2}build {13}(up to date|built @pf\/)/m)
 
     const services = execFileSync('ps', ['-o', 'pid=', '--ppid', String(sandbox.pid)], { encoding: 'utf8' })
       .trim()

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
-import { readFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createCleanup } from '@pf/testkit'
 import { startRedis } from '@pf/testkit/redis'
@@ -15,9 +16,14 @@ const readme = readFileSync(join(root, 'README.md'), 'utf8')
 interface Step {
   command: string
   expected: string[]
+  /** What the sandbox's terminal shows after it, before the next command (`# first terminal → …`). */
+  thenSandboxShows: string[]
 }
 
-/** The `sh` blocks of a README section, as steps: a command (continued lines joined) and its `# → …` lines. */
+/**
+ * The `sh` blocks of a README section, as steps: a command (continued lines joined), its `# → …` lines and its
+ * `# first terminal → …` lines.
+ */
 function steps(markdown: string, heading: string): Step[] {
   const start = markdown.indexOf(`\n${heading}\n`)
   if (start < 0) throw new Error(`README.md has no "${heading}"`)
@@ -29,9 +35,11 @@ function steps(markdown: string, heading: string): Step[] {
   const result: Step[] = []
   for (const line of lines) {
     const expected = /^# → (.*)$/.exec(line)
+    const sandboxShows = /^# first terminal → (.*)$/.exec(line)
     if (expected) result.at(-1)?.expected.push(expected[1] as string)
+    else if (sandboxShows) result.at(-1)?.thenSandboxShows.push(sandboxShows[1] as string)
     else if (line.trim() !== '' && !line.startsWith('#'))
-      result.push({ command: line.replace(/\s+#.*$/, ''), expected: [] })
+      result.push({ command: line.replace(/\s+#.*$/, ''), expected: [], thenSandboxShows: [] })
   }
   return result
 }
@@ -65,7 +73,7 @@ function bannerAddresses(banner: string) {
   }
 }
 
-/** The README's commands address the sandbox's fixed ports; this one runs on free ones. */
+/** The README's commands and what they print name the sandbox's fixed ports and queue; this one has its own. */
 function onTheseAddresses(command: string, at: ReturnType<typeof bannerAddresses>): string {
   return command
     .replaceAll('http://127.0.0.1:3001', at.receiver)
@@ -74,7 +82,7 @@ function onTheseAddresses(command: string, at: ReturnType<typeof bannerAddresses
     .replaceAll('http://127.0.0.1:4569', at.s3)
     .replaceAll('http://127.0.0.1:4200', at.issuer)
     .replaceAll('redis://127.0.0.1:6379', at.redis)
-    .replaceAll("'{pf-sandbox}'", `'${at.prefix}'`)
+    .replaceAll('{pf-sandbox}', at.prefix)
 }
 
 describe('the README walkthrough, followed top to bottom', () => {
@@ -104,6 +112,8 @@ describe('the README walkthrough, followed top to bottom', () => {
     let at: ReturnType<typeof bannerAddresses>
     let shell: ChildProcess
     let shellOutput = ''
+    // Where this sandbox keeps its record: `pnpm dead-letters` finds it alone, not the other suites' sandboxes.
+    const sandboxDir = mkdtempSync(join(tmpdir(), 'pf-walkthrough-'))
 
     beforeAll(async () => {
       // pnpm install: this checkout is installed (test/install.test.ts installs a fresh one).
@@ -114,7 +124,7 @@ describe('the README walkthrough, followed top to bottom', () => {
         spawn(bin, [...args, '--ports', 'ephemeral'], {
           cwd: root,
           detached: true,
-          env: { ...process.env, REDIS_URL: redis.url },
+          env: { ...process.env, REDIS_URL: redis.url, SANDBOX_DIR: sandboxDir },
           stdio: ['ignore', 'pipe', 'pipe'],
         }),
         async (child) => {
@@ -131,12 +141,19 @@ describe('the README walkthrough, followed top to bottom', () => {
         await new Promise((resolve) => setTimeout(resolve, 100))
       }
       at = bannerAddresses(output)
-      // The second terminal: one shell, so that TOKEN=$(…) is there for the next command. The README's commands
-      // name the Redis they use (the dead-letter command); none comes from this test's environment.
+      // The second terminal: one shell, so that TOKEN=$(…) is there for the next command. No Redis or queue comes
+      // from this test's environment: the dead-letter command finds the sandbox's.
       shell = cleanup.add(
         spawn('bash', [], {
           cwd: root,
-          env: Object.fromEntries(Object.entries(process.env).filter(([name]) => name !== 'REDIS_URL')),
+          env: {
+            ...Object.fromEntries(
+              Object.entries(process.env).filter(
+                ([name]) => !['REDIS_URL', 'WEBHOOK_QUEUE_PREFIX'].includes(name),
+              ),
+            ),
+            SANDBOX_DIR: sandboxDir,
+          },
           stdio: ['pipe', 'pipe', 'pipe'],
         }),
         (child) => child.kill('SIGKILL'),
@@ -164,7 +181,10 @@ describe('the README walkthrough, followed top to bottom', () => {
     it.each(rest.map((step) => [step.command, step] as const))('%s', async (_command, step) => {
       const { printed, status } = await run(onTheseAddresses(step.command, at))
       expect({ status, printed }).toEqual({ status: 0, printed: expect.any(String) })
-      for (const expected of step.expected) expect(printed).toMatch(matcher(expected))
+      for (const expected of step.expected) expect(printed).toMatch(matcher(onTheseAddresses(expected, at)))
+      // As a newcomer waits for the first terminal: the test's timeout is the hang guard.
+      for (const shown of step.thenSandboxShows)
+        while (!matcher(shown).test(output)) await new Promise((resolve) => setTimeout(resolve, 100))
     })
 
     it('4. Stop: Ctrl-C in the first terminal, every service drains, the sandbox says stopped', async () => {

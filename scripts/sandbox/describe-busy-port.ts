@@ -1,11 +1,14 @@
 import { spawnSync } from 'node:child_process'
 
 /** Which process listens on `port` (`python3, pid 28493`), where `ss` can tell; undefined otherwise. */
-function holderOf(port: number): string | undefined {
+export function holderOf(port: number): string | undefined {
   const ss = spawnSync('ss', ['-ltnpH', `sport = :${port}`], { encoding: 'utf8' })
   const found = /users:\(\("([^"]+)",pid=(\d+)/.exec(ss.stdout ?? '')
   return found ? `${found[1]}, pid ${found[2]}` : undefined
 }
+
+/** What to do about a port in use, after the sandbox names it. */
+export const BUSY_PORT_ADVICE = 'stop what holds it, or run pnpm start --port-offset N or --ports ephemeral'
 
 /**
  * The sandbox's message for a port already taken, or undefined when `error` is something else: a service's
@@ -17,5 +20,5 @@ export function describeBusyPort(error: unknown): string | undefined {
   const busy = code === 'EADDRINUSE' ? (port ?? Number(fromText)) : fromText ? Number(fromText) : undefined
   if (busy === undefined || Number.isNaN(busy)) return undefined
   const holder = holderOf(busy)
-  return `port ${busy} is in use${holder ? ` (by ${holder})` : ''}: stop what holds it, or run pnpm start --ports ephemeral`
+  return `port ${busy} is in use${holder ? ` (by ${holder})` : ''}: ${BUSY_PORT_ADVICE}`
 }

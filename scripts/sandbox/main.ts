@@ -4,15 +4,20 @@ import { join, resolve } from 'node:path'
 import { buildIfChanged } from './build-if-changed'
 import { describeBusyPort } from './describe-busy-port'
 import { parseSandboxArgs, SANDBOX_HELP, SandboxUsageError } from './parse-sandbox-args'
+import { passedSettings } from './passed-settings'
+import { createSpanTreePrinter } from './print-span-trees'
+import { pruneStoppedSandboxes, recordRunningSandbox } from './running-sandboxes'
 import { sandboxBanner } from './sandbox-banner'
+import { sandboxHome } from './sandbox-home'
 import { createSandboxLog } from './sandbox-log'
+import { sandboxPlace } from './sandbox-place'
 import { SANDBOX, SandboxError, startSandbox, type Sandbox } from './start-sandbox'
 import { watchHandlers } from './watch-handlers'
 
 const root = join(__dirname, '..', '..')
 
 /** Ctrl-C, SIGINT or SIGTERM: each service drains; a second one ends everything at once. */
-function stopOnSignals(sandbox: Sandbox, onStop: () => void) {
+function stopOnSignals(sandbox: Sandbox, onStop: () => void, onStopped: () => void) {
   let stoppingSince: number | undefined
   const stop = () => {
     // pnpm hands the terminal's SIGINT on to its script, which has it already (the whole process group gets
@@ -27,6 +32,7 @@ function stopOnSignals(sandbox: Sandbox, onStop: () => void) {
     onStop()
     console.log('stopping: every service drains (Ctrl-C again ends everything at once)…')
     void sandbox.stop().then(() => {
+      onStopped()
       console.log('stopped')
       process.exit(0)
     })
@@ -40,19 +46,37 @@ async function main() {
   if (args.help) return console.log(SANDBOX_HELP)
   // In this process, not a `build && start` in pnpm's shell: Ctrl-C reaches that shell too, and a shell ended
   // by SIGINT is what pnpm reports as ELIFECYCLE, even when the sandbox stopped cleanly.
-  buildIfChanged()
-  const handlers = args.handlers && resolve(args.handlers)
+  const build = buildIfChanged()
+  // WEBHOOK_HANDLERS is the worker's own setting for the same file: taken as --handlers.
+  const handlersFile = args.handlers ?? process.env.WEBHOOK_HANDLERS
+  const handlers = handlersFile && resolve(handlersFile)
   if (handlers && !existsSync(handlers)) throw new SandboxError(`--handlers: ${handlers} does not exist`)
-  const logDir = join(root, '.sandbox', 'logs')
-  const onLog = createSandboxLog({ dir: logDir, verbose: args.verbose })
+  const home = sandboxHome(root)
+  pruneStoppedSandboxes(home)
+  const place = sandboxPlace(home, { ports: args.ports, portOffset: args.portOffset, pid: process.pid })
+  const onLog = createSandboxLog({ dir: join(place.dir, 'logs'), verbose: args.verbose })
+  const traces = args.traces ? createSpanTreePrinter() : undefined
   const sandbox = await startSandbox({
     idp: args.idp,
     ports: args.ports,
+    portOffset: args.portOffset,
     redisUrl: process.env.REDIS_URL,
+    dataDir: place.dir,
+    queuePrefix: place.queuePrefix,
+    env: passedSettings(process.env),
+    lists: args.lists,
     onLog,
+    onSpans: traces?.add,
     handlersModule: handlers,
     host: args.host,
     companies: args.companies,
+  })
+  const unrecord = recordRunningSandbox(place, {
+    redisUrl: sandbox.redis.url,
+    jobSettings: {
+      WEBHOOK_JOB_ATTEMPTS: String(sandbox.jobs.attempts),
+      WEBHOOK_JOB_BACKOFF_MS: String(sandbox.jobs.backoffMs),
+    },
   })
   const watcher = handlers
     ? watchHandlers(handlers, async () => {
@@ -63,10 +87,26 @@ async function main() {
         )
       })
     : undefined
-  stopOnSignals(sandbox, () => watcher?.close())
+  stopOnSignals(
+    sandbox,
+    () => {
+      watcher?.close()
+      unrecord()
+    },
+    () => traces?.flush(),
+  )
   // Only now: a Ctrl-C as soon as the banner shows must find the handler (before it, SIGINT's default ended
   // this process by the signal, which pnpm passes on, and the test that presses it at once failed under load).
-  console.log(sandboxBanner(sandbox, SANDBOX, { handlers, logDir }))
+  const defaultHome = home === sandboxHome(root, {})
+  console.log(
+    sandboxBanner(sandbox, SANDBOX, {
+      handlers,
+      dir: place.dir,
+      home: defaultHome ? undefined : home,
+      build,
+      root,
+    }),
+  )
 }
 
 main().catch((error: unknown) => {

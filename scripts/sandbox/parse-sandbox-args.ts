@@ -1,4 +1,6 @@
 import { parseArgs } from 'node:util'
+import { PASSED_SETTINGS_TEXT } from './passed-settings'
+import { deadLetterAfterMs, SANDBOX_JOB_SETTINGS as JOBS } from './sandbox-defaults'
 import { SandboxError, type IdpStyle } from './start-sandbox'
 
 /** A mistake on the command line: `pnpm start` prints it with the usage and exits 2. */
@@ -16,10 +18,16 @@ export interface SandboxArgs {
   help: boolean
   /** `--companies postgres`: the provider searches a private PostgreSQL; absent: in memory. */
   companies?: 'memory' | 'postgres'
+  /** `--port-offset N`: every fixed port plus N; absent: the contract's ports. */
+  portOffset?: number
+  /** `--lists reference`: every list of data/reference/ and the sample's; absent: the sample's. */
+  lists?: 'sample' | 'reference'
+  /** `--traces`: each request's span tree on the terminal. */
+  traces?: true
 }
 
 export const USAGE =
-  'usage: pnpm start [--idp realm|tenant|realm,tenant] [--ports fixed|ephemeral] [--handlers FILE] [--verbose] [--host ADDRESS] [--companies memory|postgres] [--help]'
+  'usage: pnpm start [--idp realm|tenant|realm,tenant] [--ports fixed|ephemeral] [--handlers FILE] [--verbose] [--host ADDRESS] [--companies memory|postgres] [--port-offset N] [--lists sample|reference] [--traces] [--help]'
 
 /** `pnpm start --help`. */
 export const SANDBOX_HELP = `${USAGE}
@@ -34,16 +42,30 @@ S3-compatible store, the identity-provider emulator(s), the marketplace JWT issu
   --handlers FILE                   your webhook handlers (a module exporting "handlers"; .js, or .ts through
                                     tsx) run by the sandbox's worker over the built-in ones; when the file
                                     changes the worker drains and restarts
-  --verbose                         every service's log on the terminal (they are always in .sandbox/logs/)
+  --verbose                         every service's log on the terminal (always in logs/ of the sandbox's folder)
   --host ADDRESS                    the address the services and the issuer bind to (default 127.0.0.1, as
                                     the sandbox runs demo secrets; 0.0.0.0 for other machines; the emulators
                                     and S3 stay on 127.0.0.1)
   --companies memory|postgres       where the provider searches companies: in memory (default), or a private
                                     PostgreSQL (Debian's postgresql package) with the sample imported
+  --port-offset N                   every fixed port plus N (--port-offset 100: 3101-3104, 3111, 4300, …):
+                                    a second sandbox beside one on the contract's ports
+  --lists sample|reference          the lists the provider screens against: the sample's (default), or every
+                                    list in data/reference/ (UN, US CSL and DPL, OpenSanctions, OFAC) as well
+  --traces                          each request's span tree on this terminal (receiver → queue → worker),
+                                    from an OTLP collector in the sandbox's process
   --help                            this text
 
 What happens is shown: events the worker handled, webhooks the receiver refused, failed queries, warnings.
-A purchase.completed with itemId "fail-me" fails in the sandbox's worker, to try retries and dead letters.
+A purchase.completed with itemId "fail-me" fails in the sandbox's worker, to try retries and dead letters:
+its ${JOBS.WEBHOOK_JOB_ATTEMPTS} attempts (WEBHOOK_JOB_ATTEMPTS=${JOBS.WEBHOOK_JOB_ATTEMPTS}, WEBHOOK_JOB_BACKOFF_MS=${JOBS.WEBHOOK_JOB_BACKOFF_MS}; yours win) end within ${
+  deadLetterAfterMs(Number(JOBS.WEBHOOK_JOB_ATTEMPTS), Number(JOBS.WEBHOOK_JOB_BACKOFF_MS)) / 1000
+} s.
+Of your environment the services get these settings (shown in the banner, secrets as ***):
+  ${PASSED_SETTINGS_TEXT}
+and your WEBHOOK_HANDLERS is --handlers; never REDIS_URL (it chooses the sandbox's Redis) nor AWS_*.
+The sandbox keeps its state in .sandbox/ (SANDBOX_DIR): on the contract's ports .sandbox/ itself and queue
+prefix {pf-sandbox}, otherwise a folder and a prefix of its own, named in the banner.
 Ctrl-C (or SIGINT/SIGTERM) drains every service; a second Ctrl-C ends everything at once.`
 
 /**
@@ -59,6 +81,9 @@ export function parseSandboxArgs(argv: string[]): SandboxArgs {
     host?: string
     help?: boolean
     companies?: string
+    'port-offset'?: string
+    lists?: string
+    traces?: boolean
   }
   try {
     ;({ values } = parseArgs({
@@ -71,6 +96,9 @@ export function parseSandboxArgs(argv: string[]): SandboxArgs {
         host: { type: 'string', default: '127.0.0.1' },
         help: { type: 'boolean', short: 'h', default: false },
         companies: { type: 'string' },
+        'port-offset': { type: 'string' },
+        lists: { type: 'string' },
+        traces: { type: 'boolean' },
       },
     }))
   } catch (error) {
@@ -85,8 +113,24 @@ export function parseSandboxArgs(argv: string[]): SandboxArgs {
   const { companies } = values
   if (companies !== undefined && companies !== 'memory' && companies !== 'postgres')
     throw new SandboxUsageError(`--companies takes memory or postgres (got "${companies}")\n${USAGE}`)
+  const offsetText = values['port-offset']
+  const portOffset = offsetText === undefined ? undefined : Number(offsetText)
+  if (portOffset !== undefined && !(Number.isInteger(portOffset) && portOffset >= 1 && portOffset <= 60_000))
+    throw new SandboxUsageError(
+      `--port-offset takes a whole number from 1 to 60000 (got "${offsetText}")\n${USAGE}`,
+    )
+  if (portOffset !== undefined && values.ports === 'ephemeral')
+    throw new SandboxUsageError(
+      `--port-offset moves the fixed ports: it goes without --ports ephemeral\n${USAGE}`,
+    )
+  const { lists } = values
+  if (lists !== undefined && lists !== 'sample' && lists !== 'reference')
+    throw new SandboxUsageError(`--lists takes sample or reference (got "${lists}")\n${USAGE}`)
   return {
     ...(companies ? { companies } : {}),
+    ...(portOffset ? { portOffset } : {}),
+    ...(lists ? { lists } : {}),
+    ...(values.traces ? { traces: true as const } : {}),
     idp: idp as IdpStyle[],
     ports: values.ports,
     ...(values.handlers ? { handlers: values.handlers } : {}),

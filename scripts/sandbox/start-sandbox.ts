@@ -3,12 +3,16 @@ import { mkdirSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { DEMO_API_KEY } from '@pf/schemas'
-import { startServiceProcess, type ServiceProcess } from '@pf/testkit'
+import { startOtlpCollector, startServiceProcess, type CollectedSpan, type ServiceProcess } from '@pf/testkit'
 import { startAuth0Emulator, startKeycloakEmulator } from '@pf/testkit/emulators'
 import { startMarketplaceIssuer } from '@pf/testkit/platform'
 import { findPostgresBinaries, startPostgres } from '@pf/testkit/postgres'
 import { redisPing, startRedis } from '@pf/testkit/redis'
 import { startS3Server } from '@pf/testkit/s3'
+import { findBusyPorts } from './find-busy-ports'
+import { REFERENCE_LISTS, SANDBOX_JOB_SETTINGS } from './sandbox-defaults'
+import { sandboxListeners } from './sandbox-listeners'
+import { SANDBOX_QUEUE_PREFIX } from './sandbox-place'
 
 const root = join(__dirname, '..', '..')
 const dist = (service: string, entry = 'main.js') => join(root, 'services', service, 'dist', entry)
@@ -20,6 +24,8 @@ export interface SandboxOptions {
   idp?: IdpStyle[]
   /** `fixed`: the contract's ports (3001-3004, 3011) and fixed emulator ports; `ephemeral`: free ports (tests). */
   ports?: 'fixed' | 'ephemeral'
+  /** Added to every fixed port (`--port-offset`): a second sandbox of fixed ports beside the first. */
+  portOffset?: number
   redisUrl?: string
   /** Where s3rver keeps its objects. */
   dataDir?: string
@@ -31,9 +37,16 @@ export interface SandboxOptions {
   /** The address the services and the issuer bind to (HOST; default 127.0.0.1: the sandbox runs demo secrets). */
   host?: string
 
-  /** Extra environment for every service (e.g. WEBHOOK_JOB_BACKOFF_MS for tests). */
+  /**
+   * The caller's settings for every service (`passedSettings` of its environment; a test's
+   * WEBHOOK_JOB_BACKOFF_MS): over the sandbox's own (LOG_LEVEL, SANDBOX_JOB_SETTINGS), under its wiring.
+   */
   env?: Record<string, string>
   queuePrefix?: string
+  /** `reference`: the provider screens against every list of `data/reference/` and the sample's. */
+  lists?: 'sample' | 'reference'
+  /** `--traces`: the services export their spans to a collector in this process, which hands them here. */
+  onSpans?: (spans: CollectedSpan[]) => void
   /** `postgres`: a private PostgreSQL with the sample companies imported, the provider pointed at it. */
   companies?: 'memory' | 'postgres'
   /** Log lines of the services, tagged with the service's name. */
@@ -108,14 +121,17 @@ async function companiesDatabase() {
 export async function startSandbox({
   idp = ['realm'],
   ports = 'fixed',
+  portOffset = 0,
   redisUrl = 'redis://127.0.0.1:6379',
   dataDir = join(root, '.sandbox'),
   handlersModule,
   host = '127.0.0.1',
   env: extraEnv = {},
-  queuePrefix = '{pf-sandbox}',
+  queuePrefix = SANDBOX_QUEUE_PREFIX,
   companies = 'memory',
+  lists = 'sample',
   onLog,
+  onSpans,
 }: SandboxOptions = {}) {
   for (const service of ['provider', 'webhook-receiver', 'auth-exchange']) {
     if (
@@ -125,7 +141,11 @@ export async function startSandbox({
       throw new SandboxError(`services/${service}/dist is missing: run pnpm build first (pnpm start does)`)
     }
   }
-  const port = (fixed: number) => (ports === 'fixed' ? fixed : 0)
+  const port = (fixed: number) => (ports === 'fixed' ? fixed + portOffset : 0)
+  if (ports === 'fixed') {
+    const busy = await findBusyPorts(sandboxListeners({ idp, host, port }))
+    if (busy) throw new SandboxError(busy)
+  }
   const stops: (() => Promise<unknown>)[] = []
   const stopAll = async () => {
     for (const stop of stops.splice(0).reverse()) await stop().catch(() => {})
@@ -160,8 +180,21 @@ export async function startSandbox({
 
     const postgres = companies === 'postgres' ? await companiesDatabase() : undefined
     if (postgres) stops.push(() => postgres.destroy())
+    const collector = onSpans ? await startOtlpCollector({ keep: false, onSpans }) : undefined
+    if (collector) stops.push(() => collector.close())
 
-    const base = { PATH: process.env.PATH, LOG_LEVEL: 'info', HOST: host, ...extraEnv }
+    const base = {
+      PATH: process.env.PATH,
+      LOG_LEVEL: 'info',
+      HOST: host,
+      ...SANDBOX_JOB_SETTINGS,
+      // A span shown a fifth of a second after it ends, not five (the SDK's default batch delay).
+      ...(collector ? { OTEL_BSP_SCHEDULE_DELAY: '200' } : {}),
+      ...extraEnv,
+      ...(collector
+        ? { OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf' }
+        : {}),
+    }
     const launch = (
       entry: string,
       readyMessage: string,
@@ -172,6 +205,8 @@ export async function startSandbox({
         entry,
         env: { ...base, ...env },
         readyMessage,
+        // A hang guard: the reference lists take seconds to load on a busy machine.
+        timeoutMs: 60_000,
         onLog: (line) => onLog?.(name, line),
       })
     const start = async (...args: Parameters<typeof launch>) => {
@@ -189,6 +224,7 @@ export async function startSandbox({
       AWS_SECRET_ACCESS_KEY: s3.credentials.secretAccessKey,
       OUTBOUND_ALLOW_PRIVATE: 'true',
       COMPANIES_DATABASE_URL: postgres?.url,
+      ...(lists === 'reference' ? { SANCTIONS_SOURCES: REFERENCE_LISTS.join(',') } : {}),
       // The SDK's notice that its 2027 releases need Node 22 (README: "Set up and run"); noise in a sandbox.
       AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
     })
@@ -279,7 +315,18 @@ export async function startSandbox({
         keycloak: keycloak?.url,
         auth0: auth0?.url,
         companiesDatabase: postgres?.url,
+        traces: collector?.url,
       },
+      /** The provider's lists as it loaded them (its ready line): name and records. */
+      lists: (provider.readyLine.lists ?? []) as { name: string; records: number }[],
+      /** What the receiver's jobs get, and whether the caller's settings chose it. */
+      jobs: {
+        attempts: Number(base.WEBHOOK_JOB_ATTEMPTS),
+        backoffMs: Number(base.WEBHOOK_JOB_BACKOFF_MS),
+        yours: Object.keys(SANDBOX_JOB_SETTINGS).filter((name) => name in extraEnv),
+      },
+      /** The caller's settings every service got. */
+      passed: extraEnv,
       redis: { url: redis.url, isPrivate: redis.isPrivate, queuePrefix },
       s3,
       issuer,

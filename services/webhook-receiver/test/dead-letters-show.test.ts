@@ -113,7 +113,8 @@ describe('pf-dead-letters show and --help', () => {
     const missing = deadLetters(['show', 'wh_missing'], env)
     expect(missing).toMatchObject({
       status: 1,
-      stderr: 'pf-dead-letters: no dead letter with id wh_missing\n',
+      // Where it looked: a wrong prefix or Redis is the usual reason.
+      stderr: `pf-dead-letters: no dead letter with id wh_missing at ${redis.url}, queue prefix ${env.WEBHOOK_QUEUE_PREFIX}\n`,
     })
     expect(deadLetters(['show'], env)).toMatchObject({
       status: 2,

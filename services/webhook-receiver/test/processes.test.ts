@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { freePort, startServiceProcess, type ServiceProcess } from '@pf/testkit'
 import { startRedis, type RedisHandle } from '@pf/testkit/redis'
 import { makeEvent, postSigned, SECRET, startReceiver, uniquePrefix, waitFor } from './support'
+import { formatDeadLetterList } from '../src/worker/format-dead-letter-list'
 
 // These run the built entry points (dist/), as Kubernetes would; `pnpm test` builds first.
 const dist = join(__dirname, '..', 'dist')
@@ -390,12 +391,47 @@ exports.handlers = { 'purchase.completed': async (event) => fs.appendFileSync(${
     expect(handled()).toBe(`${stale.webhookId}\n`)
   })
 
-  it('says which id it could not find (not "failed to start")', () => {
+  it('says which id it could not find, and where it looked (not "failed to start")', () => {
+    const prefix = uniquePrefix()
     const result = deadLetters(['replay', 'wh_missing'], {
       REDIS_URL: redis.url,
-      WEBHOOK_QUEUE_PREFIX: uniquePrefix(),
+      WEBHOOK_QUEUE_PREFIX: prefix,
     })
     expect(result.status).toBe(1)
-    expect(result.stderr).toBe('pf-dead-letters: no dead letter with id wh_missing\n')
+    expect(result.stderr).toBe(
+      `pf-dead-letters: no dead letter with id wh_missing at ${redis.url}, queue prefix ${prefix}\n`,
+    )
+  })
+
+  it('finding none, names the Redis URL (never its password) and the prefix it looked at', () => {
+    const url = new URL(redis.url)
+    url.username = 'default'
+    url.password = 'not-shown'
+    const result = deadLetters(['list'], { REDIS_URL: url.href, DEAD_LETTERS_TIMEOUT_MS: '300' })
+    // No such password on this Redis: refused, or (no requirepass) let in; the answer never shows it.
+    expect(`${result.stdout}${result.stderr}`).not.toContain('not-shown')
+    const plain = deadLetters(['list'], { REDIS_URL: redis.url })
+    expect(plain).toMatchObject({ status: 0, stdout: `no dead letters at ${redis.url}, queue prefix {pf}\n` })
+  })
+
+  it('lists each dead letter within 100 columns, however long its reason', () => {
+    const letters = [
+      {
+        jobId: '0b6f9f3e-6a7e-4c43-9d55-2f0d7c6a1e11',
+        webhookId: 'wh_01HZX3K9M2Q8R7S6T5V4W3X2Y1',
+        event: 'purchase.completed',
+        reason: 'handler_failed' as const,
+        attempts: 10,
+        failedReason: `sandbox: ${'a very long reason '.repeat(20)}`,
+        failedAt: '2026-11-28T07:43:01.123Z',
+      },
+    ]
+    const text = formatDeadLetterList(letters, 'redis://127.0.0.1:6379, queue prefix {pf}')
+    expect(text.split('\n').map((line) => line.length <= 100)).toEqual([true, true, true, true])
+    expect(text).toMatch(/^1 dead letter at redis:\/\/127\.0\.0\.1:6379, queue prefix \{pf\}\nwebhookId/)
+    expect(text).toContain(
+      'wh_01HZX3K9M2Q8R7S6T5V4W3X2Y1  purchase.completed  handler_failed  10        2026-11-28T07:43:01Z',
+    )
+    expect(text).toMatch(/\n {2}job 0b6f9f3e-6a7e-4c43-9d55-2f0d7c6a1e11: sandbox: a very long .*…$/)
   })
 })

@@ -20,6 +20,7 @@ import {
 import { createAuth0UserLinksRouter } from './auth0-user-links-router'
 import { createAuth0UsersRouter } from './auth0-users-router'
 import { installControls, type EmulatorControls, type Fault } from './emulator-controls'
+import { listening } from '../lib/listening'
 
 export type {
   Auth0ConnectionSpec,
@@ -147,8 +148,7 @@ export async function startAuth0Emulator({
     createAuth0UsersRouter(state),
   )
 
-  const server = app.listen(port, '127.0.0.1')
-  await new Promise((resolve) => server.once('listening', resolve))
+  const server = await listening(app.listen(port, '127.0.0.1'))
   return {
     ...controls,
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,

@@ -2,6 +2,7 @@
 // emulator on purpose, not imported from @pf/idp-clients: it is an independent check of the client, not its echo.
 import type { AddressInfo } from 'node:net'
 import express, { type Router } from 'express'
+import { listening } from '../lib/listening'
 import { installControls, type EmulatorControls } from './emulator-controls'
 import { requireAdminToken, serverInfo } from './keycloak-admin-access'
 import { createKeycloakGroupRouter } from './keycloak-group-router'
@@ -210,8 +211,7 @@ export async function startKeycloakEmulator({
   )
   app.use('/admin', createAdminApi(state, serverVersion, profile))
 
-  const server = app.listen(port, '127.0.0.1')
-  await new Promise((resolve) => server.once('listening', resolve))
+  const server = await listening(app.listen(port, '127.0.0.1'))
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
   return {
     ...controls,

@@ -30,6 +30,8 @@ export interface StartOtlpCollectorOptions {
    * trace service. An exporter's protocol must match: gRPC and HTTP cannot share the port here.
    */
   protocol?: 'http' | 'grpc'
+  /** Called with the spans of each export request as it arrives (kept or not): a live view, such as the sandbox's. */
+  onSpans?: (spans: CollectedSpan[]) => void
 }
 
 /**
@@ -45,6 +47,7 @@ export interface StartOtlpCollectorOptions {
 export async function startOtlpCollector({
   keep = true,
   protocol = 'http',
+  onSpans,
 }: StartOtlpCollectorOptions = {}): Promise<OtlpCollector> {
   const received: CollectedSpan[] = []
   const exports: Record<OtlpProtocol, number> = { 'http/protobuf': 0, 'http/json': 0, grpc: 0 }
@@ -53,6 +56,7 @@ export async function startOtlpCollector({
     exports[arrivedAs] += 1
     count += spans.length
     if (keep) received.push(...spans)
+    onSpans?.(spans)
   }
   const server =
     protocol === 'grpc' ? await startOtlpGrpcServer(onExport) : await startOtlpHttpServer(onExport)

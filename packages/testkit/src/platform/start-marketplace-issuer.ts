@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net'
 import express from 'express'
 import { SigningKey } from '../emulators/signing-key'
+import { listening } from '../lib/listening'
 
 export interface MarketplaceClaims {
   userId: string
@@ -69,8 +70,7 @@ export async function startMarketplaceIssuer({
     }
     res.json({ token: key.sign({ iss: issuer, sub: claims.userId, ...claims }, expiresInSec ?? 300) })
   })
-  const server = app.listen(port, host)
-  await new Promise((resolve) => server.once('listening', resolve))
+  const server = await listening(app.listen(port, host))
   const url = `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${(server.address() as AddressInfo).port}`
   const issuer = fixedIssuer ?? url
   return {

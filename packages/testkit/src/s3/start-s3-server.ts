@@ -1,7 +1,9 @@
 import { mkdtempSync } from 'node:fs'
+import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import S3rver from 's3rver'
+import { listening } from '../lib/listening'
 
 export interface S3ServerHandle {
   /** `http://127.0.0.1:<port>`: use path-style addressing. */
@@ -33,13 +35,16 @@ export async function startS3Server({
   port = 0,
 }: StartS3ServerOptions = {}): Promise<S3ServerHandle> {
   const server = new S3rver({
-    address: '127.0.0.1',
-    port,
     silent: true,
     directory,
     configureBuckets: buckets.map((name) => ({ name })),
   })
-  const { port: bound } = await server.run()
+  // s3rver's own run() listens without an 'error' listener: a busy port would end this process with a stack
+  // trace. Its steps, with the listen error returned instead (EADDRINUSE with its port, for the caller to name).
+  await server.configureBuckets()
+  const httpServer = await listening(server.listen(port, '127.0.0.1', () => {}))
+  server.httpServer = httpServer
+  const { port: bound } = httpServer.address() as AddressInfo
   return {
     endpoint: `http://127.0.0.1:${bound}`,
     credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },

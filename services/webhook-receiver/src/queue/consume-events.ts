@@ -96,8 +96,11 @@ export function consumeEvents({
           },
         })
       } catch (error) {
-        if (isUnrecoverable(error)) throw new UnrecoverableError((error as Error).message)
-        throw error
+        if (!isUnrecoverable(error)) throw error
+        // BullMQ keeps the stack of what is thrown here: the handler's own (its file and line), not this line's.
+        const unrecoverable = new UnrecoverableError((error as Error).message)
+        unrecoverable.stack = (error as Error).stack ?? unrecoverable.stack
+        throw unrecoverable
       }
     },
     {

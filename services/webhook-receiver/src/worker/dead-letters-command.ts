@@ -2,6 +2,7 @@ import { inSpan, withTimeout } from '@pf/service-kit'
 import type { DeadLettersConfig } from '../config'
 import { describeRedisTarget, openDeadLetterQueue } from '../queue'
 import { listDeadLetters, replayDeadLetters, type DeadLetter, type StillInvalid } from './dead-letters'
+import { formatDeadLetterList, formatDeadLetterRows } from './format-dead-letter-list'
 import { formatDeadLetter, showDeadLetter } from './show-dead-letter'
 
 const USAGE = `usage: pf-dead-letters list [--json]
@@ -14,23 +15,23 @@ again and hands on what passes, whatever its age; what still fails stays, with i
 the event, the reason (the handler's error and stack, or the validation errors), the attempts and the times.
 Reads REDIS_URL (or REDIS_SENTINELS, REDIS_CLUSTER_NODES), WEBHOOK_QUEUE_PREFIX and the WEBHOOK_JOB_* / WEBHOOK_KEEP_*
 settings like the receiver and the worker; gives up when Redis does not answer within DEAD_LETTERS_TIMEOUT_MS
-(default 3000). The sandbox's queue: WEBHOOK_QUEUE_PREFIX='{pf-sandbox}'.`
+(default 3000). From the repository's root, pnpm dead-letters reads the running sandbox's queue.`
 
-function print(letters: DeadLetter[], json: boolean): void {
-  if (json) {
-    process.stdout.write(`${JSON.stringify(letters, null, 2)}\n`)
-    return
-  }
-  if (letters.length === 0) {
-    process.stdout.write('no dead letters\n')
-    return
-  }
-  console.table(letters)
+function print(letters: DeadLetter[], json: boolean, where: string): void {
+  if (json) process.stdout.write(`${JSON.stringify(letters, null, 2)}\n`)
+  else process.stdout.write(`${formatDeadLetterList(letters, where)}\n`)
+}
+
+/** Where the command looked, for people: the Redis URL without its password (or the nodes), and the prefix. */
+function whereOf({ redis, queuePrefix }: DeadLettersConfig): string {
+  const at =
+    redis.kind === 'url' ? redis.url.replace(/^([a-z]+:\/\/)[^@/]*@/i, '$1') : describeRedisTarget(redis)
+  return `${at}, queue prefix ${queuePrefix}`
 }
 
 function printReplay({ replayed, stillInvalid }: { replayed: DeadLetter[]; stillInvalid: StillInvalid[] }) {
   process.stdout.write(`replayed ${replayed.length} dead letter(s)\n`)
-  if (replayed.length > 0) console.table(replayed)
+  if (replayed.length > 0) process.stdout.write(`${formatDeadLetterRows(replayed).join('\n')}\n`)
   for (const letter of stillInvalid)
     process.stdout.write(`still invalid, kept: ${letter.jobId} (${letter.webhookId}): ${letter.errors}\n`)
 }
@@ -66,10 +67,10 @@ export async function deadLettersCommand(args: string[], loadConfig: () => DeadL
     )
   try {
     if (command === 'list') {
-      print(await withRedis(listDeadLetters(queue)), json)
+      print(await withRedis(listDeadLetters(queue)), json, whereOf(config))
     } else if (command === 'show') {
       const detail = await withRedis(showDeadLetter(queue, argument as string))
-      if (!detail) throw new Error(`no dead letter with id ${argument}`)
+      if (!detail) throw new Error(`no dead letter with id ${argument} at ${whereOf(config)}`)
       process.stdout.write(`${json ? JSON.stringify(detail, null, 2) : formatDeadLetter(detail)}\n`)
     } else {
       const one = argument === '--all' ? undefined : argument
@@ -92,7 +93,7 @@ export async function deadLettersCommand(args: string[], loadConfig: () => DeadL
         throw new Error(
           invalid
             ? `${one} still fails validation, kept: ${invalid.errors}`
-            : `no dead letter with id ${one}`,
+            : `no dead letter with id ${one} at ${whereOf(config)}`,
         )
       }
       if (json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`)
