@@ -7,6 +7,19 @@ const packageSources = {
   group: ['**/packages/*/src/**', '**/packages/*/src', '@pf/*/src/**'],
   message: 'Import a package by its name (@pf/...), never its src/.',
 }
+// One identity provider for every service (issue 39): its style is chosen once, by @pf/idp-clients.
+const oneIdentityProvider = {
+  name: '@pf/idp-clients',
+  importNames: [
+    'createRealmClient',
+    'createTenantClient',
+    'deriveRealmPassword',
+    'deriveTenantPassword',
+    'normalizeRealmClaims',
+    'normalizeTenantClaims',
+  ],
+  message: 'A service reaches its identity provider through createIdentityProvider, whatever its style.',
+}
 const otherServices = {
   group: ['**/services/**', '@pf/provider', '@pf/webhook-receiver', '@pf/auth-exchange'],
   message: 'Services are deployed separately: never import another service.',
@@ -38,6 +51,15 @@ export default tseslint.config(
     },
   },
   {
+    files: ['services/*/src/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [packageSources, otherServices], paths: [oneIdentityProvider] },
+      ],
+    },
+  },
+  {
     // The receiver's rooms: receiver/ and worker/ reach the queue through queue/index.ts only, and never BullMQ,
     // ioredis or bull-board themselves (services/webhook-receiver/README.md#layout).
     files: ['services/webhook-receiver/src/receiver/**/*.ts', 'services/webhook-receiver/src/worker/**/*.ts'],
@@ -45,6 +67,7 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
+          paths: [oneIdentityProvider],
           patterns: [
             packageSources,
             otherServices,

@@ -70,7 +70,7 @@ export const TRACES_HEADING = '## Traces (OpenTelemetry, W3C Trace Context)'
 
 /**
  * Settings a service reads from another's table: the webhook worker with `IDP_SESSION_END=on` reads the
- * exchange's identity-provider settings (one reader, `@pf/service-kit`'s `readIdentityProviderSettings`).
+ * exchange's identity-provider settings (one reader, `@pf/idp-clients`' `readIdentityProviderSettings`).
  */
 const BORROWED: Partial<Record<Service, { readme: string; names: RegExp; title: string }>> = {
   'webhook-receiver': {

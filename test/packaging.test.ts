@@ -35,14 +35,15 @@ const ESM = `${Object.entries(probes)
   .map(([from, name], i) => `import { ${name} as p${i} } from '${from}'`)
   .join('\n')}
 import type { StartS3ServerOptions } from '@pf/testkit/s3'
-import type { JwtClaims, MarketplaceUser } from '@pf/idp-clients'
+import type { IdentityProvider, IdentityProviderSettings, JwtClaims, MarketplaceUser } from '@pf/idp-clients'
 import type { WebhookHandlers } from '@pf/schemas'
 
 const handlers: WebhookHandlers = { 'session.created': async (event) => void event.data.sessionId }
 const user: MarketplaceUser = { userId: 'u', orgId: 'o', applicationId: 'a' }
 const claims: JwtClaims = { sub: user.userId }
 const s3: StartS3ServerOptions = { buckets: [] }
-void [handlers, claims, s3]
+const revoke = (idp: IdentityProvider, settings: IdentityProviderSettings) => idp.revoke(settings.style)
+void [handlers, claims, s3, revoke]
 console.log([${Object.keys(probes)
   .map((_, i) => `typeof p${i}`)
   .join(', ')}].join(' '))
@@ -210,6 +211,23 @@ it('@pf/idp-clients exports no internals', () => {
   for (const internal of ['TokenCache', 'retryDelay', 'exactTerm', 'createHttpClient']) {
     expect(names.split(' ')).not.toContain(internal)
   }
+})
+
+it('@pf/idp-clients: an ESM and a CommonJS consumer read the settings from an object and get an IdentityProvider', () => {
+  const env = JSON.stringify({
+    IDP_STYLE: 'tenant',
+    TENANT_DOMAIN: 'acme.eu.auth0.com',
+    TENANT_CLIENT_ID: 'c',
+    TENANT_CLIENT_SECRET: 's',
+  })
+  const use = `const { settings, problems } = m.readIdentityProviderSettings(${env});
+const idp = m.createIdentityProvider(settings);
+console.log(problems.length, idp.style, idp.discovery.url)`
+  const expected = '0 tenant https://acme.eu.auth0.com/.well-known/openid-configuration'
+  const esm = `import * as m from '@pf/idp-clients'\n${use}`
+  const cjs = `const m = require('@pf/idp-clients')\n${use}`
+  expect(run(process.execPath, ['--input-type=module', '-e', esm], project)).toBe(expected)
+  expect(run(process.execPath, ['-e', cjs], project)).toBe(expected)
 })
 
 describe.each(libraries)('@pf/%s as published', (name) => {

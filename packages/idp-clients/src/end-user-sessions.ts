@@ -1,6 +1,5 @@
-import type { RealmClient } from './realm/create-realm-client'
+import type { IdentityProvider } from './identity-provider'
 import type { EndUserSessionsInput, EndUserSessionsResult } from './session-ending'
-import type { TenantClient } from './tenant/create-tenant-client'
 
 /**
  * Ends, at the identity provider, what a marketplace session gave its user (issue 27, `session.ended`): the
@@ -10,11 +9,13 @@ import type { TenantClient } from './tenant/create-tenant-client'
  * Resolves `unknown-user` / `linked-elsewhere` when there is nothing of this user's to end; an identity provider
  * that is down, slow or answering 5xx/429 (after the client's retries) rejects, so a queue retries the job.
  *
+ * `client`: an `IdentityProvider` (`createIdentityProvider`), or a realm or tenant client.
+ *
  * @example
- * const result = await endUserSessions(realm, { pfUserId: event.data.userId, endedAt: event.timestamp })
+ * const result = await endUserSessions(idp, { pfUserId: event.data.userId, endedAt: event.timestamp })
  */
 export function endUserSessions(
-  client: RealmClient | TenantClient,
+  client: Pick<IdentityProvider, 'endUserSessions'>,
   input: EndUserSessionsInput,
 ): Promise<EndUserSessionsResult> {
   return client.endUserSessions(input)

@@ -29,7 +29,8 @@ export type { EndUserSessionsInput, EndUserSessionsResult } from './session-endi
 export { createRealmClient } from './realm/create-realm-client'
 export type { RealmClient } from './realm/create-realm-client'
 export type { KeycloakRole, KeycloakUser, RealmClientOptions, RealmVersion } from './realm/realm-types'
-export { createTenantClient, DEFAULT_CONNECTION } from './tenant/create-tenant-client'
+export { createTenantClient } from './tenant/create-tenant-client'
+export { DEFAULT_CONNECTION } from './tenant/tenant-types'
 export type { TenantClient } from './tenant/create-tenant-client'
 export type { Auth0User, TenantClientOptions } from './tenant/tenant-types'
 export { normalizeRealmClaims, normalizeTenantClaims } from './claims/normalize-claims'
@@ -39,5 +40,23 @@ export { createTokenVerifier } from './claims/create-token-verifier'
 export type { TokenVerifier, TokenVerifierOptions } from './claims/create-token-verifier'
 export { requireIdpToken } from './claims/require-idp-token'
 export type { RequireIdpTokenOptions } from './claims/require-idp-token'
-export type { SetupCheck, SetupFinding } from './setup-check'
+export type { SetupCheck, SetupFinding, SetupProblem } from './setup-check'
+export { createIdentityProvider } from './create-identity-provider'
+export type {
+  IdentityProvider,
+  IdentityProviderOptions,
+  IdpAccount,
+  IdpDiscovery,
+  SignInContext,
+} from './identity-provider'
+export { IDENTITY_PROVIDER_SETTINGS, readIdentityProviderSettings } from './read-identity-provider-settings'
+export type {
+  IdentityProviderSettings,
+  IdentityProviderSettingsRead,
+  IdpStyle,
+} from './identity-provider-settings'
+export type { SecretSetting } from './secret-setting'
+export type { Environment } from './lib/settings-reader'
+export type { RealmSettings } from './realm/realm-settings'
+export type { TenantSettings } from './tenant/tenant-settings'
 export { requiredManagementScopes } from './tenant/tenant-setup-checks'

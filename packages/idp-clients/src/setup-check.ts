@@ -12,3 +12,10 @@ export interface SetupCheck {
 
 export const found = (text: string): SetupFinding => ({ ok: true, found: text })
 export const problem = (text: string, fix: string): SetupFinding => ({ ok: false, problem: text, fix })
+
+/** A problem that leaves the provider usable but unsafe, found at a service's start: logged, as a doctor says it. */
+export interface SetupProblem {
+  check: string
+  problem: string
+  fix: string
+}

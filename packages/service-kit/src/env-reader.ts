@@ -1,7 +1,20 @@
+import { checkProductionSecrets, type SecretRule } from './check-production-secrets'
 import { ConfigError } from './config-error'
 import { redactUrl } from './redact-url'
 
 export type Env = Readonly<Record<string, string | undefined>>
+
+/**
+ * What a library's own settings reader returns (one that takes the environment object and never reads
+ * `process.env`, such as @pf/idp-clients' `readIdentityProviderSettings`).
+ */
+export interface LibrarySettings<T> {
+  settings: T
+  /** Every missing or bad setting, in words. */
+  problems: readonly string[]
+  /** The settings holding secrets, for the production check. */
+  secrets?: readonly SecretRule[]
+}
 
 /**
  * Reads settings from an environment, collecting every problem so that a bad configuration is reported in
@@ -19,7 +32,7 @@ export function createEnvReader(env: Env) {
     return value === undefined || value === '' ? undefined : value
   }
 
-  return {
+  const reader = {
     optional(name: string): string | undefined {
       return raw(name)
     },
@@ -86,6 +99,19 @@ export function createEnvReader(env: Env) {
       problems.push(message)
     },
     /**
+     * Settings a library reads itself from this environment: its problems join these, and its secrets get the
+     * production check (`checkProductionSecrets`), as the service's own do.
+     *
+     * @example
+     * const idp = env.include(readIdentityProviderSettings)
+     */
+    include<T>(read: (source: Env) => LibrarySettings<T>): T {
+      const { settings, problems: found, secrets = [] } = read(env)
+      problems.push(...found)
+      checkProductionSecrets(reader, secrets)
+      return settings
+    },
+    /**
      * Throws a `ConfigError` listing every problem, or returns `settings`. Given the settings read (each bad
      * one at its default), the error carries them, so that a doctor can still check what they allow.
      */
@@ -94,6 +120,7 @@ export function createEnvReader(env: Env) {
       return settings as T
     },
   }
+  return reader
 }
 
 export type EnvReader = ReturnType<typeof createEnvReader>

@@ -1,6 +1,6 @@
 export { ConfigError } from './config-error'
 export { createEnvReader } from './env-reader'
-export type { Env, EnvReader } from './env-reader'
+export type { Env, EnvReader, LibrarySettings } from './env-reader'
 export { createLogger, REDACTED_PATHS } from './create-logger'
 export type { Logger, LoggerOptions } from './create-logger'
 export { createLogDestination } from './create-log-destination'
@@ -49,13 +49,6 @@ export { withTimeout } from './with-timeout'
 export { createSecretCheck } from './create-secret-check'
 export { checkProductionSecrets, PLACEHOLDER_SECRETS } from './check-production-secrets'
 export type { SecretRule } from './check-production-secrets'
-export { readIdentityProviderSettings } from './identity-provider-settings'
-export type {
-  IdentityProviderSettings,
-  IdpStyle,
-  RealmSettings,
-  TenantSettings,
-} from './identity-provider-settings'
 export { startTracing } from './start-tracing'
 export type { StartTracingOptions, Tracing } from './start-tracing'
 export { inSpan } from './in-span'

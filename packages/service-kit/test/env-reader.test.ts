@@ -32,6 +32,31 @@ describe('createEnvReader collects every configuration problem into one readable
     )
   })
 
+  it("include(read): a library's own reader gets this environment; its problems join these, its secrets get production's check", () => {
+    const library = (source: Readonly<Record<string, string | undefined>>) => ({
+      settings: { token: source.LIB_TOKEN ?? '' },
+      problems: source.LIB_TOKEN ? [] : ['LIB_TOKEN is required'],
+      secrets: [{ name: 'LIB_TOKEN', values: [source.LIB_TOKEN ?? ''], minBytes: 32 }],
+    })
+    const problemsOf = (source: Record<string, string>) => {
+      const env = createEnvReader(source)
+      env.required('OWN')
+      env.include(library)
+      try {
+        env.done()
+        return []
+      } catch (error) {
+        return (error as ConfigError).problems
+      }
+    }
+    expect(createEnvReader({ LIB_TOKEN: 'x' }).include(library)).toEqual({ token: 'x' })
+    expect(problemsOf({})).toEqual(['OWN is required', 'LIB_TOKEN is required'])
+    expect(problemsOf({ OWN: '1', LIB_TOKEN: 'short' })).toEqual([])
+    expect(problemsOf({ OWN: '1', LIB_TOKEN: 'short', NODE_ENV: 'production' })).toEqual([
+      'LIB_TOKEN must be at least 32 bytes when NODE_ENV=production (got 5)',
+    ])
+  })
+
   it('done(settings) returns them, or hands them to a doctor on the ConfigError, never to a log of it', () => {
     const good = createEnvReader({ PORT: '80' })
     const read = { port: good.int('PORT', { default: 1 }) }

@@ -1,16 +1,16 @@
-import type { AccountAdoption } from '@pf/idp-clients'
+import {
+  readIdentityProviderSettings,
+  type AccountAdoption,
+  type IdentityProviderSettings,
+} from '@pf/idp-clients'
 import {
   createEnvReader,
-  readIdentityProviderSettings,
   readOpsSettings,
   readServerLimits,
   type Env,
-  type IdentityProviderSettings,
   type OpsSettings,
   type ServerLimits,
 } from '@pf/service-kit'
-
-export type { IdpStyle, RealmSettings, TenantSettings } from '@pf/service-kit'
 
 export interface ExchangeConfig {
   port: number
@@ -25,7 +25,7 @@ export interface ExchangeConfig {
     /** Least time between two JWKS fetches caused by unknown `kid`s. */
     jwksCooldownMs: number
   }
-  /** `IDP_STYLE`, `REALM_*`, `TENANT_*`: read by @pf/service-kit, as the webhook worker reads them. */
+  /** `IDP_STYLE`, `REALM_*`, `TENANT_*`: read by @pf/idp-clients, as the webhook worker reads them. */
   idp: IdentityProviderSettings
   /** What a 409 on create may do with the existing holder of the email (`unlinked` is read as `verified`). */
   adoption: Exclude<AccountAdoption, 'unlinked'>
@@ -71,6 +71,6 @@ export function loadExchangeConfig(source: Env): ExchangeConfig {
     server: readServerLimits(env),
     ops: readOpsSettings(env, { port }),
   }
-  const idp = readIdentityProviderSettings(env)
+  const idp = env.include(readIdentityProviderSettings)
   return env.done({ ...base, idp })
 }

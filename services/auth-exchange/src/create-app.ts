@@ -1,5 +1,6 @@
 import express, { type Express } from 'express'
 import type { Registry } from 'prom-client'
+import type { IdentityProvider } from '@pf/idp-clients'
 import {
   createErrorHandler,
   createOpsRouter,
@@ -8,7 +9,6 @@ import {
   type OpsSettings,
 } from '@pf/service-kit'
 import type { ExchangeFlow } from './core/exchange-flow'
-import type { IdentityProvider } from './core/identity-provider'
 import type { MarketplaceVerifier } from './adapters/marketplace-jwt'
 import { EXCHANGE_ERRORS, retryAfterOf, toOAuthBody } from './http-errors'
 import type { ExchangeMetrics } from './metrics'

@@ -1,10 +1,9 @@
 import { createHash } from 'node:crypto'
 import type { Express } from 'express'
 import type { Registry } from 'prom-client'
-import { emailOf, IdpUnavailableError } from '@pf/idp-clients'
+import { createIdentityProvider, emailOf, IdpUnavailableError } from '@pf/idp-clients'
 import { createMetricsRegistry, type Logger, type RunnableService } from '@pf/service-kit'
 import { createMarketplaceVerifier } from './adapters/marketplace-jwt'
-import { createIdentityProvider } from './adapters/create-identity-provider'
 import type { ExchangeConfig } from './config'
 import { createApp } from './create-app'
 import { createExchangeFlow } from './core/exchange-flow'
@@ -22,7 +21,7 @@ export interface Exchange extends RunnableService {
   app: Express
 }
 
-/** The whole exchange from its configuration: identity-provider adapter, warm cache, marketplace verifier, app. */
+/** The whole exchange from its configuration: identity provider, warm cache, marketplace verifier, app. */
 export function createExchange(
   config: ExchangeConfig,
   { logger, registry = createMetricsRegistry('pf_exchange') }: { logger: Logger; registry?: Registry },
@@ -75,7 +74,7 @@ export function createExchange(
   const start = async () => {
     try {
       // The service still starts (as before the check existed), and says it at every start until fixed.
-      for (const { check, problem, fix } of await idp.check())
+      for (const { check, problem, fix } of await idp.checkAtStart())
         logger.error(
           { event: 'idp_setup_problem', check, problem, fix },
           `identity provider set-up: ${check}: ${problem} (fix: ${fix})`,

@@ -1,6 +1,5 @@
 import { IdpInvalidGrantError, type IdpTokens, type MarketplaceUser } from '@pf/idp-clients'
-import { createExchangeFlow } from '../src/core/exchange-flow'
-import type { IdentityProvider } from '../src/core/identity-provider'
+import { createExchangeFlow, type ExchangeFlowProvider } from '../src/core/exchange-flow'
 import { WarmCache } from '../src/core/warm-cache'
 
 // The exchange flow without sockets: a provider that counts its calls and can forget a user's password.
@@ -13,8 +12,7 @@ function fakeProvider() {
       throw new IdpInvalidGrantError('grant refused (401 invalid_grant)', { statusCode: 401 })
     return { access_token: 'opaque', token_type: 'Bearer', expires_in: 300 }
   }
-  const provider: IdentityProvider = {
-    style: 'realm',
+  const provider: ExchangeFlowProvider = {
     async syncUser(user) {
       calls.sync += 1
       await new Promise((resolve) => setImmediate(resolve))
@@ -27,10 +25,8 @@ function fakeProvider() {
         adopted: false,
       }
     },
-    check: async () => [],
     signIn: () => grant(),
     grant: () => grant(),
-    logout: async () => {},
     claimsOf: () => ({
       subject: null,
       username: null,
@@ -41,7 +37,6 @@ function fakeProvider() {
       pfApplicationId: null,
       sessionId: null,
     }),
-    ping: async () => {},
   }
   return { provider, calls, forgetPassword: () => (passwordValid = false) }
 }

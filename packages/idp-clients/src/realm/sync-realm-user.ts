@@ -3,7 +3,7 @@ import { IdpConflictError, IdpMisconfiguredError } from '../errors'
 import { MARKETPLACE_ATTRIBUTES, marketplaceAttributes } from '../marketplace-attributes'
 import { emailOf, namesOf, realmUsername, type MarketplaceUser, type SyncedUser } from '../marketplace-user'
 import { PF_USER_ROLE } from '../pf-user-role'
-import { findLinkedRealmUser, linkOf } from './find-linked-realm-user'
+import { findLinkedRealmUser, linkOf, searchLinkedRealmUser } from './find-linked-realm-user'
 import type { RealmAdminApi } from './realm-admin-api'
 import { realmAdoptionRefusal } from './realm-adoption-refusal'
 import type { KeycloakUser, RealmVersion } from './realm-types'
@@ -73,6 +73,8 @@ async function clearStrayUpdatePassword(
  * one account, always:
  * - found by `realmUsername(userId)` and linked to this user (`pfUserId`): its attributes are brought up to
  *   date by GET → change → PUT of the complete representation, and `pf-user` is re-asserted;
+ * - else the account linked to this user under a username of its own (an adopted one), found by the link
+ *   search (`searchLinkedRealmUser`) before anything is created or adopted: used as above;
  * - not found: created with names, attributes, the derived password and `pf-user`;
  * - found by username but not linked (someone else may have registered `pf-<userId>`): adopted only when its
  *   stored email is the marketplace user's, besides the rules below (`assertAdoptable`);
@@ -133,7 +135,12 @@ export async function syncRealmUser(
     linkOf(found) === user.userId ? useOwn(found) : adopt(found, what)
 
   const [byUsername] = await api.findUsers({ username })
-  if (byUsername) return claim(byUsername, `account ${username}`)
+  if (byUsername && linkOf(byUsername) === user.userId) return useOwn(byUsername)
+  // An account adopted earlier keeps its own username: found by its link before another account is created or
+  // adopted (its user may come back with an email nobody holds, or one a pf-<userId> account holds).
+  const linked = await searchLinkedRealmUser(api, user.userId)
+  if (linked) return useOwn(linked)
+  if (byUsername) return adopt(byUsername, `account ${username}`)
   const email = emailOf(user)
   try {
     const id = await api.createUser({

@@ -8,10 +8,7 @@ import { createTenantManagementApi } from './create-tenant-management-api'
 import { endTenantUserSessions } from './end-tenant-user-sessions'
 import { syncTenantUser } from './sync-tenant-user'
 import { tenantSetupChecks } from './tenant-setup-checks'
-import type { TenantClientOptions } from './tenant-types'
-
-/** The database connection Auth0 creates by default. */
-export const DEFAULT_CONNECTION = 'Username-Password-Authentication'
+import { DEFAULT_CONNECTION, type TenantClientOptions } from './tenant-types'
 
 /**
  * A client for a tenant-based identity provider (Auth0 Authentication API and Management API v2).

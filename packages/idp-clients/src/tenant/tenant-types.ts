@@ -1,6 +1,9 @@
 import type { AccountAdoption } from '../account-adoption'
 import type { RetryOptions } from '../lib/http-client'
 
+/** The database connection Auth0 creates by default. */
+export const DEFAULT_CONNECTION = 'Username-Password-Authentication'
+
 /** A user as the Management API v2 returns it (the fields this client reads). */
 export interface Auth0User {
   user_id: string

@@ -1,5 +1,5 @@
 // `node dist/doctor.js`: checks the exchange's configuration without serving; exit 1 on any failure.
-import { createRealmClient, createTenantClient, type SetupCheck } from '@pf/idp-clients'
+import { createIdentityProvider, IDENTITY_PROVIDER_SETTINGS, type IdentityProvider } from '@pf/idp-clients'
 import { DoctorProblem, redactUrl, runDoctorCommand, type DoctorCheck } from '@pf/service-kit'
 import { loadExchangeConfig, type ExchangeConfig } from '../config'
 
@@ -19,19 +19,14 @@ async function getJson(url: string, check: (body: Record<string, unknown>) => st
 }
 
 /** What the identity-provider checks read: with one of them wrong, they are not run. */
-const IDP_SETTINGS = ['IDP_STYLE', 'REALM_*', 'TENANT_*', 'ACCOUNT_ADOPTION']
+const IDP_SETTINGS = [...IDENTITY_PROVIDER_SETTINGS, 'ACCOUNT_ADOPTION']
 
 /**
- * What the identity provider's admin API tells of its set-up (@pf/idp-clients' `setupChecks`), one line each;
- * one client, so one admin token for all of them; no retries: the doctor reports, it does not wait out a fault.
+ * What the identity provider's admin API tells of its set-up (`setupChecks`), one line each; one client, so one
+ * admin token for all of them.
  */
-function identityProviderSetup({ idp, adoption }: ExchangeConfig): DoctorCheck[] {
-  const options = { timeoutMs: 4000, adoption, retry: { maxRetries: 0 } }
-  const setup: SetupCheck[] =
-    idp.style === 'realm'
-      ? createRealmClient({ ...idp.realm, ...options }).setupChecks()
-      : createTenantClient({ ...idp.tenant, ...options }).setupChecks()
-  return setup.map(({ name, run }) => ({
+const identityProviderSetup = (idp: IdentityProvider): DoctorCheck[] =>
+  idp.setupChecks().map(({ name, run }) => ({
     name,
     needs: IDP_SETTINGS,
     run: async () => {
@@ -40,14 +35,15 @@ function identityProviderSetup({ idp, adoption }: ExchangeConfig): DoctorCheck[]
       return finding.found
     },
   }))
-}
 
 const checks = (config: ExchangeConfig): DoctorCheck[] => {
-  const { idp } = config
-  const discovery =
-    idp.style === 'realm'
-      ? `${idp.realm.serverUrl.replace(/\/+$/, '')}/realms/${encodeURIComponent(idp.realm.realm)}/.well-known/openid-configuration`
-      : `${idp.tenant.baseUrl.replace(/\/+$/, '')}/.well-known/openid-configuration`
+  // No retries: the doctor reports, it does not wait out a fault.
+  const idp = createIdentityProvider(config.idp, {
+    timeoutMs: 4000,
+    adoption: config.adoption,
+    retry: { maxRetries: 0 },
+  })
+  const discovery = idp.discovery.url
   return [
     {
       name: 'marketplace JWKS',
@@ -72,7 +68,7 @@ const checks = (config: ExchangeConfig): DoctorCheck[] => {
           return `answers at ${redactUrl(discovery)}`
         }),
     },
-    ...identityProviderSetup(config),
+    ...identityProviderSetup(idp),
   ]
 }
 

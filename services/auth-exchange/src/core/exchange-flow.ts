@@ -2,12 +2,16 @@ import {
   emailOf,
   IdpInvalidGrantError,
   runWithDeadline,
+  type IdentityProvider,
   type IdpTokens,
   type MarketplaceUser,
+  type SignInContext,
   type SyncedUser,
 } from '@pf/idp-clients'
-import type { CallerContext, IdentityProvider } from './identity-provider'
 import type { WarmCache } from './warm-cache'
+
+/** What the flow asks of the identity provider. */
+export type ExchangeFlowProvider = Pick<IdentityProvider, 'syncUser' | 'signIn' | 'grant' | 'claimsOf'>
 
 export interface ExchangeResult {
   tokens: IdpTokens
@@ -25,7 +29,7 @@ export interface ExchangeResult {
  * existing account (concurrent exchanges share one sync).
  */
 export function createExchangeFlow(
-  idp: IdentityProvider,
+  idp: ExchangeFlowProvider,
   cache: WarmCache,
   {
     deadlineMs = 8000,
@@ -61,12 +65,12 @@ export function createExchangeFlow(
     path,
   })
 
-  async function run(user: MarketplaceUser, caller: CallerContext): Promise<ExchangeResult> {
+  async function run(user: MarketplaceUser, caller: SignInContext): Promise<ExchangeResult> {
     const key = keyOf(user)
     const known = cache.get(key)
     if (known) {
       try {
-        return result(known, await idp.grant(known.username, user, caller), user, 'warm')
+        return result(known, await idp.grant(known, user, caller), user, 'warm')
       } catch (error) {
         if (!(error instanceof IdpInvalidGrantError)) throw error
         cache.delete(key) // the user or its password changed behind our back: do it all again
@@ -89,7 +93,7 @@ export function createExchangeFlow(
     return result(synced, tokens, user, 'cold')
   }
 
-  return (user: MarketplaceUser, caller: CallerContext = {}): Promise<ExchangeResult> =>
+  return (user: MarketplaceUser, caller: SignInContext = {}): Promise<ExchangeResult> =>
     runWithDeadline(deadlineMs, () => run(user, caller))
 }
 

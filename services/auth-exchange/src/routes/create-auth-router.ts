@@ -1,18 +1,18 @@
 import { Router, json } from 'express'
 import { SpanKind } from '@opentelemetry/api'
 import { inSpan, type Logger } from '@pf/service-kit'
-import { IdpError, IdpInvalidGrantError } from '@pf/idp-clients'
+import { IdpError, IdpInvalidGrantError, type IdentityProvider } from '@pf/idp-clients'
 import { InvalidRequestError, InvalidTokenError } from '../errors'
 import type { ExchangeFlow } from '../core/exchange-flow'
 import { outcomeOf } from '../http-errors'
 import type { ExchangeMetrics } from '../metrics'
-import type { IdentityProvider } from '../core/identity-provider'
 import type { MarketplaceVerifier } from '../adapters/marketplace-jwt'
 
 export interface AuthRouterOptions {
   verifyMarketplaceToken: MarketplaceVerifier
   exchange: ExchangeFlow
-  idp: IdentityProvider
+  /** Revokes what `/auth/logout` is given. */
+  idp: Pick<IdentityProvider, 'revoke'>
   logger: Logger
   metrics: ExchangeMetrics
 }
@@ -69,7 +69,7 @@ export function createAuthRouter({
     if (typeof refreshToken !== 'string' || !refreshToken)
       throw new InvalidRequestError('refresh_token is required')
     try {
-      await idp.logout(refreshToken)
+      await idp.revoke(refreshToken)
     } catch (error) {
       // An unknown or already revoked token: the session is gone either way.
       if (!(error instanceof IdpInvalidGrantError)) throw error

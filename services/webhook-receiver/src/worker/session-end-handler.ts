@@ -1,4 +1,4 @@
-import { createRealmClient, createTenantClient, endUserSessions } from '@pf/idp-clients'
+import { createIdentityProvider, endUserSessions } from '@pf/idp-clients'
 import {
   parseDateTime,
   UnrecoverableWebhookError,
@@ -20,10 +20,7 @@ export function createSessionEndHandler({
   idp,
   timeoutMs,
 }: SessionEndSettings): WebhookHandler<'session.ended'> {
-  const client =
-    idp.style === 'realm'
-      ? createRealmClient({ ...idp.realm, timeoutMs })
-      : createTenantClient({ ...idp.tenant, timeoutMs })
+  const client = createIdentityProvider(idp, { timeoutMs })
   return async ({ webhookId, timestamp, data }, { logger }) => {
     const endedAt = parseDateTime(timestamp)
     if (endedAt === undefined)

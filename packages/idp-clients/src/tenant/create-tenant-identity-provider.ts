@@ -1,0 +1,43 @@
+import { normalizeTenantClaims } from '../claims/normalize-claims'
+import { decodeJwtPayload } from '../decode-jwt-payload'
+import { deriveTenantPassword } from '../derive-password'
+import type { IdentityProvider, IdentityProviderOptions, SignInContext } from '../identity-provider'
+import type { MarketplaceUser } from '../marketplace-user'
+import { createTenantClient } from './create-tenant-client'
+import type { TenantSettings } from './tenant-settings'
+
+/**
+ * The tenant style (Auth0, spec C2) as an `IdentityProvider`: every sign-in with the user's derived password
+ * (`deriveTenantPassword`), the caller's IP sent as `auth0-forwarded-for` with `forwardedFor`
+ * (`TENANT_FORWARDED_FOR`); nothing to check at start.
+ */
+export function createTenantIdentityProvider(
+  settings: TenantSettings,
+  options: IdentityProviderOptions = {},
+): IdentityProvider {
+  const client = createTenantClient({ ...settings, ...options })
+  const password = (user: MarketplaceUser) => deriveTenantPassword(user.userId, settings.clientSecret)
+  const forwarded = (context: SignInContext = {}) =>
+    settings.forwardedFor && context.ip ? { forwardedFor: context.ip } : {}
+  return {
+    style: 'tenant',
+    discovery: {
+      url: `${settings.baseUrl.replace(/\/+$/, '')}/.well-known/openid-configuration`,
+      issuer: client.issuer,
+      jwksUri: client.jwksUri,
+    },
+    syncUser: (user) => client.syncUser(user, password(user)),
+    signIn: (synced, user, context) => client.signIn(synced, password(user), forwarded(context)),
+    grant: (account, user, context) =>
+      client.passwordGrant(account.username, password(user), forwarded(context)),
+    revoke: (refreshToken) => client.logout(refreshToken),
+    endUserSessions: (input) => client.endUserSessions(input),
+    checkAtStart: async () => [],
+    setupChecks: () => client.setupChecks(),
+    claimsOf: (token) => {
+      const payload = decodeJwtPayload(token)
+      return payload ? normalizeTenantClaims(payload, settings.claimNamespace) : null
+    },
+    ping: () => client.ping(),
+  }
+}
