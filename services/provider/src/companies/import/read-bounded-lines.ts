@@ -14,7 +14,7 @@ export interface BoundedLinesOptions {
   signal?: AbortSignal
 }
 
-/** `--max-line-bytes`' default: a thousand times the longest line of the CC0 registers (1.2 KB). */
+/** `--max-line-bytes`' default, 1 MiB: some 850 times the longest line of the CC0 registers (1,229 bytes). */
 export const DEFAULT_MAX_LINE_BYTES = 1024 * 1024
 
 /**
