@@ -119,6 +119,21 @@ describe('deliveries without a record cap (pf_s3_sync, webhook)', () => {
   })
 })
 
+describe('the two stores answer alike over HTTP (issue 35)', () => {
+  it.each([
+    ['PostgreSQL', () => provider],
+    ['memory', () => inMemory],
+  ])(
+    'from %s a word longer than PostgreSQL\'s lexeme once folded ("㌖" × 256, 4,608 bytes) matches nothing: 200 and delivered, not 500',
+    async (_store, which) => {
+      const sent = envelope({ name: '㌖'.repeat(256), country: 'DE' })
+      const res = await query(which().url, 'companies', sent)
+      expect(res).toMatchObject({ status: 200, body: { queryId: sent.queryId, recordCount: 0, results: [] } })
+      expect(lastCallback()).toMatchObject({ queryId: sent.queryId, status: 'delivered', recordCount: 0 })
+    },
+  )
+})
+
 describe('the database down, then back (issue 24: failed callback + 500, /ready 503, recovers by itself)', () => {
   it('fails queries with the spec failed callback and a 500, /ready 503, and answers again once it is back', async () => {
     await postgres.stop()

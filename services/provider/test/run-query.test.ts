@@ -1,7 +1,9 @@
+import { Writable } from 'node:stream'
 import { Registry } from 'prom-client'
 import type { CallbackPayload, QueryEnvelope } from '@pf/schemas'
 import { createLogger } from '@pf/service-kit'
 import type { QueryPorts } from '../src/core/query-ports'
+import { MAX_LOGGED_CHARS } from '../src/core/bounded-text'
 import { runQuery } from '../src/core/run-query'
 import { createProviderMetrics } from '../src/metrics'
 
@@ -118,5 +120,27 @@ describe('runQuery (spec, "Query processing")', () => {
     cancelled = Number.POSITIVE_INFINITY // every read cancelled: the second failure is the query's
     const failed = await runQuery('companies', envelope('pf_s3_sync'), streamed, deps)
     expect(failed).toEqual({ status: 500, body: { error: 'delivery failed', queryId: 'q-1' } })
+  })
+
+  it("quotes a failed search's error in its log line cut to a bound (a store error may quote the query's words whole)", async () => {
+    const { deps } = world()
+    const lines: string[] = []
+    deps.logger = createLogger({
+      name: 'test',
+      destination: new Writable({
+        write: (chunk, _encoding, done) => void (lines.push(String(chunk)), done()),
+      }),
+    })
+    const word = '\u30ad\u30ed'.repeat(2500)
+    const search = () => {
+      throw new Error(`word is too long in tsquery: "'${word}':*"`)
+    }
+    const answer = await runQuery('companies', envelope(), search, deps)
+    expect(answer).toEqual({ status: 500, body: { error: 'search failed', queryId: 'q-1' } })
+    const logged = lines.map((line) => JSON.parse(line) as { msg: string; err?: { message: string } })
+    const failed = logged.find((line) => line.msg === 'query failed')
+    expect(failed?.err?.message.startsWith('word is too long in tsquery: "')).toBe(true)
+    expect(failed?.err?.message).toMatch(/… \(4735 more characters\)$/)
+    expect(failed?.err?.message.length).toBeLessThan(MAX_LOGGED_CHARS + 30)
   })
 })

@@ -29,7 +29,13 @@ export function createQueryPorts({
         case 'pf_s3_sync':
           return deliverToS3(s3, envelope.delivery, envelope.queryId, defaultBucket, records, signal)
         case 'webhook':
-          return deliverByWebhook(http, envelope.delivery, records, outbound, signal)
+          return deliverByWebhook(
+            http,
+            envelope.delivery,
+            records,
+            { ...outbound, idleTimeoutMs: outbound.timeoutMs },
+            signal,
+          )
       }
     },
     sendCallback: (envelope, payload) =>

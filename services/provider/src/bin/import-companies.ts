@@ -1,10 +1,24 @@
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { importCompanies, type ImportProgress } from '../companies/import/import-companies'
+import { DEFAULT_MAX_LINE_BYTES, readEncoding } from '../companies/import/read-bounded-lines'
+import { DEFAULT_MAX_REJECTED, ImportRefusedError } from '../companies/import/whole-import-rule'
 
-const USAGE = `usage: import-companies [--database-url URL] [--source NAME] [--strict] FILE...
+const USAGE = `usage: import-companies [--database-url URL] [--source NAME] [--max-rejected SHARE | --strict]
+                        [--max-line-bytes N] [--encoding NAME] FILE...
   Streams company files (the company-register ";" CSV, JSON Lines) into PostgreSQL and replaces the rows of
-  the source atomically. --database-url defaults to COMPANIES_DATABASE_URL; --source to "default".`
+  the source atomically, and only with a whole import: it refuses (exit 1, the source unchanged) when no
+  company was read, or when the input lines inside refused records are more than SHARE of all input lines.
+  --database-url URL    default COMPANIES_DATABASE_URL
+  --source NAME         the rows it replaces (default "default"); other sources are untouched
+  --max-rejected SHARE  0-1, default ${DEFAULT_MAX_REJECTED}; --strict is --max-rejected 0 (stops at the first)
+  --max-line-bytes N    a longer line (or CSV record) is refused, never read whole (default ${DEFAULT_MAX_LINE_BYTES})
+  --encoding NAME       the files' encoding when not UTF-8 (windows-1252, iso-8859-2, shift_jis, ...);
+                        without it a line that is not UTF-8 is refused
+  SIGINT or SIGTERM aborts the import, the source unchanged (a second one ends the process at once).
+  Exit codes: 0 imported, 1 refused, failed or interrupted, 2 usage.`
+
+class UsageError extends Error {}
 
 /** Rejected rows printed one per line; past this, only counted. */
 const MAX_PRINTED_REJECTIONS = 1000
@@ -25,11 +39,35 @@ function readArguments() {
       'database-url': { type: 'string' },
       source: { type: 'string', default: 'default' },
       strict: { type: 'boolean', default: false },
+      'max-rejected': { type: 'string' },
+      'max-line-bytes': { type: 'string' },
+      encoding: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   })
   const databaseUrl = values['database-url'] ?? process.env.COMPANIES_DATABASE_URL
-  return { ...values, databaseUrl, files: positionals.map((file) => resolve(from ?? process.cwd(), file)) }
+  const files = positionals.map((file) => resolve(from ?? process.cwd(), file))
+  return { ...values, databaseUrl, files, ...limits(values) }
+}
+
+/** The import's bounds from the flags: every value checked, `--strict` and `--max-rejected` not both. */
+function limits(values: {
+  strict: boolean
+  'max-rejected'?: string
+  'max-line-bytes'?: string
+  encoding?: string
+}) {
+  if (values.strict && values['max-rejected'] !== undefined)
+    throw new UsageError('--strict is --max-rejected 0: give one of them')
+  const share = values['max-rejected'] === undefined ? DEFAULT_MAX_REJECTED : Number(values['max-rejected'])
+  if (!(share >= 0 && share <= 1)) throw new UsageError('--max-rejected: a share of the input lines, 0 to 1')
+  const bytes =
+    values['max-line-bytes'] === undefined ? DEFAULT_MAX_LINE_BYTES : Number(values['max-line-bytes'])
+  if (!Number.isInteger(bytes) || bytes < 1024 || bytes > 256 * 1024 * 1024)
+    throw new UsageError('--max-line-bytes: a whole number of bytes, 1024 to 268435456')
+  const encoding = values.encoding === undefined ? undefined : readEncoding(values.encoding)
+  if (encoding && 'problem' in encoding) throw new UsageError(encoding.problem)
+  return { maxRejected: values.strict ? 0 : share, maxLineBytes: bytes, encoding: encoding?.encoding }
 }
 
 /** A bar on a terminal; elsewhere one JSON line every `PROGRESS_EVERY_MS` (and at each phase). */
@@ -56,6 +94,22 @@ function progressPrinter(started: number) {
   }
 }
 
+/**
+ * SIGINT and SIGTERM abort the import (its table dropped, the source unchanged) with a message; a second
+ * signal ends the process at once (the table is then dropped by the next import: `dropUnusedImports`).
+ */
+function abortOnSignals(): AbortSignal {
+  const controller = new AbortController()
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (controller.signal.aborted) process.exit(1)
+    process.stderr.write(`\n${signal}: aborting the import; the source keeps its rows\n`)
+    controller.abort(new Error(`interrupted by ${signal}`))
+  }
+  process.on('SIGINT', onSignal)
+  process.on('SIGTERM', onSignal)
+  return controller.signal
+}
+
 async function main(): Promise<number> {
   let args: ReturnType<typeof readArguments>
   try {
@@ -71,22 +125,37 @@ async function main(): Promise<number> {
     )
     return 2
   }
+  const signal = abortOnSignals()
   const started = Date.now()
   let printed = 0
-  const outcome = await importCompanies({
-    databaseUrl: args.databaseUrl,
-    source: args.source,
-    files: args.files,
-    strict: args.strict,
-    onProgress: progressPrinter(started),
-    onReject: ({ file, line, reason }) => {
-      printed += 1
-      if (printed <= MAX_PRINTED_REJECTIONS) process.stderr.write(`rejected ${file}:${line}: ${reason}\n`)
-    },
-  })
-  if (process.stderr.isTTY) process.stderr.write('\n')
-  if (printed > MAX_PRINTED_REJECTIONS)
-    process.stderr.write(`(${printed - MAX_PRINTED_REJECTIONS} more rejected rows not printed)\n`)
+  let outcome: Awaited<ReturnType<typeof importCompanies>>
+  try {
+    outcome = await importCompanies({
+      databaseUrl: args.databaseUrl,
+      source: args.source,
+      files: args.files,
+      maxRejected: args.maxRejected,
+      maxLineBytes: args.maxLineBytes,
+      encoding: args.encoding,
+      signal,
+      onProgress: progressPrinter(started),
+      onReject: ({ file, line, lines, reason }) => {
+        printed += 1
+        if (printed <= MAX_PRINTED_REJECTIONS)
+          process.stderr.write(`rejected ${file}:${line}: ${reason}${lines > 1 ? ` (${lines} lines)` : ''}\n`)
+      },
+    })
+  } catch (error) {
+    if (!signal.aborted) throw error
+    process.stderr.write(
+      `import ${(signal.reason as Error).message}: nothing imported, the source keeps its rows\n`,
+    )
+    return 1
+  } finally {
+    if (process.stderr.isTTY) process.stderr.write('\n')
+    if (printed > MAX_PRINTED_REJECTIONS)
+      process.stderr.write(`(${printed - MAX_PRINTED_REJECTIONS} more rejected records not printed)\n`)
+  }
   if (outcome.left.length > 0)
     process.stderr.write(
       `replaced imports still read, dropped by the next import: ${outcome.left.join(', ')}\n`,
@@ -101,8 +170,8 @@ async function main(): Promise<number> {
 main().then(
   (code) => (process.exitCode = code),
   (error: Error) => {
-    if (process.stderr.isTTY) process.stderr.write('\n')
-    process.stderr.write(`import failed: ${error.message}\n`)
+    const prefix = error instanceof ImportRefusedError ? 'import refused' : 'import failed'
+    process.stderr.write(`${prefix}: ${error.message}\n`)
     process.exitCode = 1
   },
 )

@@ -7,6 +7,7 @@ import {
   type QueryEnvelope,
 } from '@pf/schemas'
 import { ProviderError } from '../errors'
+import { boundedText } from './bounded-text'
 import type { ProviderMetrics } from '../metrics'
 import type { QueryPorts } from './query-ports'
 
@@ -55,7 +56,7 @@ async function sendCallback(
   } catch (error) {
     metrics.callbacks.inc({ outcome: 'failed' })
     logger.warn(
-      { queryId: envelope.queryId, err: { message: (error as Error).message } },
+      { queryId: envelope.queryId, err: { message: boundedText(String((error as Error)?.message)) } },
       'callback could not be posted',
     )
   }
@@ -223,7 +224,7 @@ async function answerQuery(
     })
     span.setStatus({ code: SpanStatusCode.ERROR, message: `${stage.name} failed` })
     deps.logger.warn(
-      { queryId, endpoint, err: { message: (error as Error)?.message ?? String(error) } },
+      { queryId, endpoint, err: { message: boundedText((error as Error)?.message ?? String(error)) } },
       'query failed',
     )
     await sendCallback(

@@ -12,8 +12,8 @@ function field(value: string | null): string {
 
 /**
  * One company as a line of `COPY companies_import_<n> FROM STDIN` (text format), in the table's column order:
- * import, ordinal, the record's fields, and the folded words of its name and industry (`tsvectorLiteral`,
- * which throws on a word PostgreSQL cannot store).
+ * import, ordinal, the record's fields, and the folded words of its name and industry (`tsvectorLiteral`).
+ * Throws a `RangeError` naming the field PostgreSQL cannot store (a NUL, words past its text-search limits).
  */
 export function copyRow(importId: string, ordinal: bigint, company: Company): string {
   return `${[
@@ -26,7 +26,15 @@ export function copyRow(importId: string, ordinal: bigint, company: Company): st
     field(company.industry),
     field(company.city),
     field(company.source),
-    field(tsvectorLiteral(company.name)),
-    field(tsvectorLiteral(company.industry)),
+    field(lexemes('name', company.name)),
+    field(lexemes('industry', company.industry)),
   ].join('\t')}\n`
+}
+
+function lexemes(what: string, text: string | null): string {
+  try {
+    return tsvectorLiteral(text)
+  } catch (error) {
+    throw new RangeError(`the ${what} has ${(error as Error).message}`)
+  }
 }

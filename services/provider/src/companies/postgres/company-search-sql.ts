@@ -1,6 +1,12 @@
 import { normalizeCountry } from '../../datasets/normalize-country'
 import type { CompaniesFilter } from '../company-store'
-import { COUNTRY_WORDS, countryQueryLiteral, prefixLiteral, queryWords } from './company-lexemes'
+import {
+  COUNTRY_WORDS,
+  countryQueryLiteral,
+  matchesNoLexeme,
+  prefixLiteral,
+  queryWords,
+} from './company-lexemes'
 import { costedPlan, defaultPlan, type SearchPlan, type SearchWords } from './company-search-plan'
 import type { WordStatistics } from './company-word-statistics'
 
@@ -15,7 +21,7 @@ const ROW = 'id, name, country, country_name, industry, city, source, ordinal'
  * snapshot: a swap committing meanwhile is seen whole or not at all). `ARRAY(SELECT ...)` is an InitPlan,
  * whose value PostgreSQL prunes partitions with at executor start-up (docs, "Partition Pruning").
  * With `statistics` and a `limit`, the plan is chosen here (`costedPlan`); else PostgreSQL chooses.
- * Undefined when the query can match nothing.
+ * Undefined when the query can match nothing (a country it does not know, a word no lexeme can start).
  */
 export function companySearchSql(
   filter: CompaniesFilter,
@@ -28,6 +34,8 @@ export function companySearchSql(
     name_words: queryWords(filter.name),
     industry_words: queryWords(filter.industry),
   }
+  // As in memory, such a word starts no stored word; PostgreSQL would refuse its tsquery (a 500) instead.
+  if ([...words.name_words, ...words.industry_words].some(matchesNoLexeme)) return undefined
   const worded = words.name_words.length + words.industry_words.length > 0
   const plan =
     statistics && limit !== undefined && worded
