@@ -1,7 +1,12 @@
-import { boost, jaroOf, jaroWinklerAtLeast } from '../matching/jaro-winkler'
-import { BOUND_SLACK, jaroWinklerBound, minJaroWinklerMatches } from '../matching/jaro-winkler-bound'
-import { lcsLengthWith } from '../matching/lcs-length'
-import { BATCH, MAX_REACH_QUERY } from './lack-count-kernel'
+import { boost, jaroOf } from '../../matching/jaro-winkler'
+import {
+  BOUND_SLACK,
+  jaroWinklerAtLeast,
+  jaroWinklerBound,
+  minJaroWinklerMatches,
+} from './jaro-winkler-bound'
+import { lcsLengthWith } from './lcs-length'
+import { BATCH, MAX_REACH_QUERY } from '../wasm-kernels/wasm-kernels'
 import type { LackCounter, SurvivorSink } from './lack-counter'
 
 /** `lcsNeeded` for a string that cannot pass: above any LCS, and below 255 so that `needs` holds it plus one. */
@@ -11,7 +16,7 @@ const NEVER = 254
  * The Jaro-Winkler of a query with the strings a `LackCounter` offers, computed only for those the cheap bounds
  * leave: the matches the string's length and exact prefix need (`minJaroWinklerMatches`) against the letters it
  * shares (what the counters say it lacks), then the bound its longest common subsequence sets on transpositions
- * (`jaroWinklerBound`), computed by the layout's kernel on its codes, a batch at a time (`LackCountKernel.reach`).
+ * (`jaroWinklerBound`), computed by the layout's kernel on its codes, a batch at a time (`WasmKernels.reach`).
  * Most survivors stop at one of these; the few left are scored by the kernel on the same codes (`score`) and
  * passed to `visit`.
  */
@@ -122,7 +127,7 @@ export class SurvivorCheck implements SurvivorSink {
 
   /**
    * Scores the string at `position` (codes from `start`, `length` long, exact Winkler prefix `prefix`): its Jaro
-   * counted by the kernel on its codes (`LackCountKernel.jaro`, the counts `jaroAtLeast` takes, turned into the
+   * counted by the kernel on its codes (`WasmKernels.jaro`, the counts `jaroAtLeast` takes, turned into the
    * similarity by the same formulas), so that its string is not read; on the string past 64 characters.
    */
   private score(layout: LackCounter, position: number, start: number, length: number, prefix: number): void {

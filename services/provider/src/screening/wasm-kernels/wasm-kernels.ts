@@ -1,4 +1,4 @@
-import { LACK_COUNT_WASM } from './lack-count-wasm'
+import { KERNELS_WASM } from './kernels-wasm'
 
 /** Blocks with a survivor written per `scan` call (lack-count.wat): 8 KB of records. */
 export const RECORDS = 64
@@ -44,7 +44,7 @@ export interface KernelSizes {
  * where `LackCounter` writes its layout, and `words` (the whole memory as 32-bit words) is where the results of
  * `scan` (record r at `recordAt(r)`) and `reach` (`batch`) are read.
  */
-export class LackCountKernel {
+export class WasmKernels {
   readonly words: Int32Array
   readonly bits: Int32Array
   readonly starts: Int32Array
@@ -65,7 +65,7 @@ export class LackCountKernel {
   private readonly matchedAt: number
 
   constructor({ positions, codeUnits, wide, bitWords }: KernelSizes) {
-    compiled ??= new WebAssembly.Module(Buffer.from(LACK_COUNT_WASM, 'base64'))
+    compiled ??= new WebAssembly.Module(Buffer.from(KERNELS_WASM, 'base64'))
     const instance = new WebAssembly.Instance(compiled)
     const memory = instance.exports.memory as WasmMemory
     this.wide = wide ? 1 : 0

@@ -1,6 +1,6 @@
-import { LETTER_BINS } from '../matching/letter-counts'
-import { LackCountKernel, RECORDS } from './lack-count-kernel'
-import type { Tick } from './search-budget'
+import { LETTER_BINS } from './letter-counts'
+import { WasmKernels, RECORDS } from '../wasm-kernels/wasm-kernels'
+import type { Tick } from '../search-budget'
 
 /** Occurrences counted per character bin: "holds at least k of bin c" for k = 1..8 is one bit per string. */
 export const PER_BIN = 8
@@ -64,7 +64,7 @@ function headOf(text: string, from: number): number {
 
 /**
  * Strings in a fixed order, 32 to a word, with one bitset per character-occurrence token ("holds at least k of
- * bin c"). `survivors` counts, 128 strings at a time (`LackCountKernel`, WebAssembly SIMD), how many of a
+ * bin c"). `survivors` counts, 128 strings at a time (`WasmKernels`, WebAssembly SIMD), how many of a
  * query's tokens each string lacks, in bit-sliced counters, and offers those that lack no more than their
  * length and prefix allow. The strings' characters are kept in the same order in one array (`codes`, in the
  * kernel's memory, where it computes survivors' LCS and Jaro), so that a survivor is checked on sequential
@@ -81,7 +81,7 @@ export class LackCounter {
      * most of a query's time). `kernel.codes[kernel.starts[p] .. kernel.starts[p + 1])`: the characters of the
      * string at position p, as symbols (`symbolOf`); lengths are read from `starts` too.
      */
-    readonly kernel: LackCountKernel,
+    readonly kernel: WasmKernels,
     /** 32-string words in a row: whole blocks of 128 strings. */
     private readonly words: number,
     /**
@@ -131,7 +131,7 @@ export class LackCounter {
     const words = 4 * Math.ceil(order.length / 128)
     const ranks = symbolRanks(strings, order)
     const codeUnits = order.reduce((sum, id) => sum + (strings[id] as string).length, 0)
-    const kernel = new LackCountKernel({
+    const kernel = new WasmKernels({
       positions: order.length,
       codeUnits,
       wide: !ranks,
@@ -328,7 +328,7 @@ function symbolRanks(strings: readonly string[], order: Int32Array): Map<number,
 function layoutCodes(
   strings: readonly string[],
   order: Int32Array,
-  { starts, codes }: LackCountKernel,
+  { starts, codes }: WasmKernels,
   ranks: Map<number, number> | undefined,
 ): void {
   // A code's symbol by table (a map read per character would add seconds to a million names' build).
