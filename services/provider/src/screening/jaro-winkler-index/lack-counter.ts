@@ -1,12 +1,17 @@
 import { LETTER_BINS } from './letter-counts'
-import { WasmKernels, RECORDS } from '../wasm-kernels/wasm-kernels'
+import {
+  PLANE_WORDS,
+  PLANES,
+  RECORD_PLANES_WORD,
+  RECORD_SURVIVORS_WORD,
+  RECORDS,
+} from '../wasm-kernels/kernel-layout'
+import { WasmKernels } from '../wasm-kernels/wasm-kernels'
 import type { Tick } from '../search-budget'
 
 /** Occurrences counted per character bin: "holds at least k of bin c" for k = 1..8 is one bit per string. */
 export const PER_BIN = 8
 const TOKENS = LETTER_BINS * PER_BIN
-/** Bit planes of the per-string counters: up to 62 missing characters are told apart. */
-const PLANES = 6
 const MAX_SPARE = (1 << PLANES) - 2
 /** Blocks of 128 strings counted per kernel call at most: the search's budget is checked between calls. */
 const SCAN_BLOCKS = 1024
@@ -233,16 +238,17 @@ export class LackCounter {
       const block = words[at] as number
       for (let lane = 0; lane < 4; lane += 1) {
         const first = (block << 7) + (lane << 5)
-        let survivors = (words[at + 4 + lane] as number) & bitRange(from - first, to - first)
+        let survivors =
+          (words[at + RECORD_SURVIVORS_WORD + lane] as number) & bitRange(from - first, to - first)
         if (survivors === 0) continue
         // The lane's six planes (`PLANES`), read once for all its survivors.
-        const plane = at + 8 + lane
+        const plane = at + RECORD_PLANES_WORD + lane
         const p0 = words[plane] as number
-        const p1 = words[plane + 4] as number
-        const p2 = words[plane + 8] as number
-        const p3 = words[plane + 12] as number
-        const p4 = words[plane + 16] as number
-        const p5 = words[plane + 20] as number
+        const p1 = words[plane + PLANE_WORDS] as number
+        const p2 = words[plane + 2 * PLANE_WORDS] as number
+        const p3 = words[plane + 3 * PLANE_WORDS] as number
+        const p4 = words[plane + 4 * PLANE_WORDS] as number
+        const p5 = words[plane + 5 * PLANE_WORDS] as number
         // Lowest first: survivors are offered in order.
         while (survivors !== 0) {
           const low = survivors & -survivors

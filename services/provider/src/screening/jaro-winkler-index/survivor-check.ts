@@ -6,7 +6,13 @@ import {
   minJaroWinklerMatches,
 } from './jaro-winkler-bound'
 import { lcsLengthWith } from './lcs-length'
-import { BATCH, MAX_REACH_QUERY } from '../wasm-kernels/wasm-kernels'
+import {
+  BATCH,
+  MAX_REACH_QUERY,
+  TRIPLE_END_WORD,
+  TRIPLE_NEED_WORD,
+  TRIPLE_WORDS,
+} from '../wasm-kernels/kernel-layout'
 import type { LackCounter, SurvivorSink } from './lack-counter'
 
 /** `lcsNeeded` for a string that cannot pass: above any LCS, and below 255 so that `needs` holds it plus one. */
@@ -98,10 +104,10 @@ export class SurvivorCheck implements SurvivorSink {
     }
     if (layout !== this.layout) this.readFrom(layout)
     const batch = layout.kernel.batch
-    const at = 3 * this.waiting
+    const at = TRIPLE_WORDS * this.waiting
     batch[at] = start
-    batch[at + 1] = start + length
-    batch[at + 2] = need
+    batch[at + TRIPLE_END_WORD] = start + length
+    batch[at + TRIPLE_NEED_WORD] = need
     this.waitingPositions[this.waiting] = position
     this.waitingNeeds[this.waiting] = need
     this.waitingPrefixes[this.waiting] = exact
@@ -118,9 +124,10 @@ export class SurvivorCheck implements SurvivorSink {
     layout.kernel.reach(count, this.a, this.excluded)
     const batch = layout.kernel.batch
     for (let i = 0; i < count; i += 1) {
-      if ((batch[3 * i + 2] as number) < (this.waitingNeeds[i] as number)) continue
-      const start = batch[3 * i] as number
-      const length = (batch[3 * i + 1] as number) - start
+      const at = TRIPLE_WORDS * i
+      if ((batch[at + TRIPLE_NEED_WORD] as number) < (this.waitingNeeds[i] as number)) continue
+      const start = batch[at] as number
+      const length = (batch[at + TRIPLE_END_WORD] as number) - start
       this.score(layout, this.waitingPositions[i] as number, start, length, this.waitingPrefixes[i] as number)
     }
   }
