@@ -6,3 +6,7 @@ export { deliverWebhook, WEBHOOK_RESPONSE_BUDGET_MS, WEBHOOK_RETRY_SCHEDULE_MS }
 export type { DeliverWebhookOptions, DeliveryAttempt, DeliveryState } from './deliver-webhook'
 export { sendQuery } from './send-query'
 export type { QueryOutcome, SendQueryOptions } from './send-query'
+export { runProviderConformance, PROVIDER_RULES, endpointPath } from '../conformance/run-provider-conformance'
+export type { ProviderConformanceOptions } from '../conformance/run-provider-conformance'
+export { formatConformanceReport } from '../conformance/conformance-report'
+export type { ConformanceReport, RuleOutcome, RuleResult } from '../conformance/conformance-report'
