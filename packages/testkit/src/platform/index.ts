@@ -10,3 +10,5 @@ export { runProviderConformance, PROVIDER_RULES, endpointPath } from '../conform
 export type { ProviderConformanceOptions } from '../conformance/run-provider-conformance'
 export { formatConformanceReport } from '../conformance/conformance-report'
 export type { ConformanceReport, RuleOutcome, RuleResult } from '../conformance/conformance-report'
+export { runReceiverConformance, RECEIVER_RULES } from '../conformance/run-receiver-conformance'
+export type { ReceiverConformanceOptions } from '../conformance/run-receiver-conformance'
