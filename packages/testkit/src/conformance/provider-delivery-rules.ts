@@ -302,7 +302,11 @@ export const PROVIDER_DELIVERY_RULES: ProviderRule[] = [
     check: accepted(async (context) => {
       const queryId = context.newId('callback-500')
       return inlineProblem(
-        await context.run(queryId, context.envelope(queryId, {}, 'callback-500'), 'callback-500'),
+        await context.run(
+          queryId,
+          context.envelope(queryId, { delivery: { mechanism: 'inline' } }, 'callback-500'),
+          'callback-500',
+        ),
       )
     }),
   },
@@ -312,7 +316,11 @@ export const PROVIDER_DELIVERY_RULES: ProviderRule[] = [
     check: accepted(async (context) => {
       const queryId = context.newId('callback-drop')
       return inlineProblem(
-        await context.run(queryId, context.envelope(queryId, {}, 'callback-drop'), 'callback-drop'),
+        await context.run(
+          queryId,
+          context.envelope(queryId, { delivery: { mechanism: 'inline' } }, 'callback-drop'),
+          'callback-drop',
+        ),
       )
     }),
   },
