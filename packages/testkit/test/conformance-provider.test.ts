@@ -87,4 +87,33 @@ describe('pf-sim conformance provider: the rules of interface A', () => {
     const failed = report.results.find((r) => r.rule === rule)
     expect(failed?.detail).toMatch(/\S/)
   })
+
+  it("a provider refusing the suite's callback address: every rule that needs an accepted query is NOT CHECKED, naming the setting, none FAIL", async () => {
+    const report = await run('outbound-callback')
+    expect(outcomes(report, 'FAIL')).toEqual([])
+    const notChecked = report.results.filter((r) => r.outcome === 'NOT CHECKED')
+    expect(notChecked.map((r) => r.rule)).toEqual(
+      expect.arrayContaining([
+        'inline-when-delivery-absent',
+        'callback-signed',
+        's3-named-bucket',
+        'failed-delivery',
+      ]),
+    )
+    expect(report.results.find((r) => r.rule === 'callback-signed')?.detail).toMatch(
+      /refused the suite's callback address http:\/\/127\.0\.0\.1:\d+ .*OUTBOUND_ALLOW_PRIVATE=true/,
+    )
+    expect(outcomes(report, 'PASS')).toEqual(
+      expect.arrayContaining(['health-needs-no-key', 'api-key-wrong-401']),
+    )
+  })
+
+  it('a provider refusing to deliver to the suite: the webhook rule is NOT CHECKED, naming the setting', async () => {
+    const report = await run('outbound-delivery')
+    expect(outcomes(report, 'FAIL')).toEqual([])
+    expect(report.results.find((r) => r.rule === 'webhook-delivery-unsigned-json')).toMatchObject({
+      outcome: 'NOT CHECKED',
+      detail: expect.stringMatching(/made no delivery to .*OUTBOUND_ALLOW_PRIVATE=true/),
+    })
+  })
 })
