@@ -80,7 +80,7 @@ const parse = (text: string): unknown => {
 }
 
 /** The wording of an outbound-safety refusal: the callback address named, or a private/non-public address. */
-const OUTBOUND_REFUSAL = /callback|non-public|private|loopback|not allowed|outbound/i
+export const OUTBOUND_REFUSAL = /callback|non-public|private|loopback|not allowed|outbound/i
 
 /** A rule's shared state: the listener, the provider's address, and the queries several rules look at. */
 export function createProviderContext(options: ContextOptions): ProviderContext {
@@ -125,7 +125,7 @@ export function createProviderContext(options: ContextOptions): ProviderContext 
     defaultBucket: options.defaultBucket,
     bucket: options.bucket,
     quiet: [],
-    newId: (name) => `pf-conformance-${runId}-${++count}-${name}`,
+    newId: (name) => `pf-conformance-${runId}-${++count}-${name.replace(/\s+/g, '-')}`,
     envelope: (queryId, fields = {}, route = 'callback') => ({
       queryId,
       endpoint: path,
@@ -176,5 +176,3 @@ export function createProviderContext(options: ContextOptions): ProviderContext 
   }
   return context
 }
-
-export { OUTBOUND_REFUSAL }

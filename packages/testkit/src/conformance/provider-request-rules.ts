@@ -1,11 +1,6 @@
 import { fail, notChecked, pass, shown, type Verdict } from './conformance-report'
 import type { Answer, ProviderContext } from './provider-conformance-context'
-
-export interface ProviderRule {
-  rule: string
-  title: string
-  check(context: ProviderContext): Promise<Verdict>
-}
+import type { ProviderRule } from './provider-rule-helpers'
 
 const got = (answer: Answer) => `${answer.status} ${shown(answer.body ?? answer.text)}`
 
@@ -129,7 +124,7 @@ export const PROVIDER_REQUEST_RULES: ProviderRule[] = [
         ['name missing', rest],
         ['name empty', { ...rest, name: '' }],
       ] as const) {
-        const queryId = context.newId(name.replace(' ', '-'))
+        const queryId = context.newId(name)
         ids.push(queryId)
         const answer = await context.post(context.envelope(queryId, { parameters }))
         const problem = errorShapeProblem(answer, 400, ['error', 'queryId'], queryId)

@@ -2,6 +2,7 @@ import { describeFetchError } from '../platform/describe-fetch-error'
 import { startConformanceListener } from './conformance-listener'
 import type { ConformanceReport, RuleResult } from './conformance-report'
 import { createProviderContext } from './provider-conformance-context'
+import { PROVIDER_CALLBACK_RULES } from './provider-callback-rules'
 import { PROVIDER_DELIVERY_RULES } from './provider-delivery-rules'
 import { PROVIDER_REQUEST_RULES } from './provider-request-rules'
 import { startSuiteS3, type SuiteS3 } from './suite-s3'
@@ -37,7 +38,11 @@ export interface ProviderConformanceOptions {
 }
 
 /** Every interface-A rule, in the order they run and are reported. */
-export const PROVIDER_RULES = [...PROVIDER_REQUEST_RULES, ...PROVIDER_DELIVERY_RULES]
+export const PROVIDER_RULES = [
+  ...PROVIDER_REQUEST_RULES,
+  ...PROVIDER_DELIVERY_RULES,
+  ...PROVIDER_CALLBACK_RULES,
+]
 
 const portOf = (url: URL) => Number(url.port || (url.protocol === 'https:' ? 443 : 80))
 
