@@ -1,5 +1,6 @@
 import express, { type Request, type Response, type Router } from 'express'
 import { DEFAULT_GRANT_TYPES, type Auth0TenantState, type EmulatedAuth0Client } from './auth0-tenant-state'
+import { tokenExchangeGrant, TOKEN_EXCHANGE } from './auth0-token-exchange-grant'
 import { auth0UserTokens } from './auth0-user-tokens'
 import { clientCredentials } from './client-auth'
 
@@ -22,6 +23,11 @@ const ALL_SCOPES = [
   'delete:refresh_tokens',
   'read:device_credentials',
   'delete:device_credentials',
+  'update:clients',
+  'read:token_exchange_profiles',
+  'create:token_exchange_profiles',
+  'update:token_exchange_profiles',
+  'delete:token_exchange_profiles',
 ]
 
 type Body = Record<string, string | undefined>
@@ -96,7 +102,8 @@ function passwordGrant(state: Auth0TenantState, client: EmulatedAuth0Client, bod
 
 /**
  * The Authentication API: `POST /oauth/token` (JSON or form; client credentials for the Management API,
- * `password`, `password-realm`, `refresh_token`), each grant allowed by the application's grant types;
+ * `password`, `password-realm`, `refresh_token`), each grant allowed by the application's grant types, and Custom
+ * Token Exchange (`tokenExchangeGrant`);
  * `POST /oauth/revoke`; the JWKS and the discovery document.
  */
 export function createAuth0AuthenticationRouter(state: Auth0TenantState): Router {
@@ -105,6 +112,8 @@ export function createAuth0AuthenticationRouter(state: Auth0TenantState): Router
     const body = req.body as Body
     const client = authenticatedClient(state, req)
     if (!client) return oauthError(res, 401, 'access_denied', 'Unauthorized')
+    // Custom Token Exchange is allowed by the application's `token_exchange`, not by its grant types.
+    if (body.grant_type === TOKEN_EXCHANGE) return tokenExchangeGrant(state, client, req, res)
     const allowed = client.grantTypes ?? DEFAULT_GRANT_TYPES
     // password-realm is the password grant with a named connection: the same grant type setting allows it.
     const grant = body.grant_type === PASSWORD_REALM ? 'password' : (body.grant_type ?? '')
@@ -144,6 +153,7 @@ export function createAuth0AuthenticationRouter(state: Auth0TenantState): Router
         'refresh_token',
         'client_credentials',
         'password',
+        TOKEN_EXCHANGE,
       ],
       id_token_signing_alg_values_supported: ['HS256', 'RS256', 'PS256'],
     })
