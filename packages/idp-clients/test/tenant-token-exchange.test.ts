@@ -14,10 +14,13 @@ import {
 } from '@pf/idp-clients'
 
 // Issue 39, `token-exchange`: the tenant style signs users in with Auth0's Custom Token Exchange, the repository's
-// Action (deploy/auth0/actions) verifying the exchange's assertion in the emulator; no password is derived or
+// Action (services/auth-exchange/deploy/auth0) verifying the exchange's assertion in the emulator; no password is derived or
 // sent, the account's password is random and kept by no one; the doctor's checks read the profile, the
 // application and the connection.
-const ACTION_FILE = join(__dirname, '../../../deploy/auth0/actions/custom-token-exchange.js')
+const ACTION_FILE = join(
+  __dirname,
+  '../../../services/auth-exchange/deploy/auth0/custom-token-exchange-action.js',
+)
 const SECRET = 'a-long-enough-client-secret-1234'
 const ISSUER = 'https://exchange.pf.example.com'
 const key = generateKeyPairSync('ec', { namedCurve: 'P-256' })

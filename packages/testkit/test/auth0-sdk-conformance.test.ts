@@ -11,7 +11,10 @@ const CLIENT = { clientId: 'pf-exchange', clientSecret: 'pf-exchange-secret' }
 const CONNECTION = 'pf-db'
 // Custom Token Exchange (issue 39): the repository's Action, its key and the claims it checks. Against a live tenant
 // the profile tests need LIVE_AUTH0_CTE_ACTION_ID (that Action deployed with these secrets: see its README).
-const CTE_ACTION_FILE = join(__dirname, '../../../deploy/auth0/actions/custom-token-exchange.js')
+const CTE_ACTION_FILE = join(
+  __dirname,
+  '../../../services/auth-exchange/deploy/auth0/custom-token-exchange-action.js',
+)
 const CTE_ISSUER = 'https://exchange.pf.example.com'
 const cteKey = generateKeyPairSync('ec', { namedCurve: 'P-256' })
 const cteJwk = { ...cteKey.publicKey.export({ format: 'jwk' }), kid: 'sdk-1', alg: 'ES256', use: 'sig' }

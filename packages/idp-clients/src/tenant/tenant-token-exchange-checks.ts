@@ -63,7 +63,7 @@ export function tenantTokenExchangeChecks(
           }
           return problem(
             `no Token Exchange Profile for ${subjectTokenType}`,
-            'deploy deploy/auth0/actions/custom-token-exchange.js and create the profile (its README)',
+            'deploy services/auth-exchange/deploy/auth0/custom-token-exchange-action.js and create the profile (its README.md)',
           )
         }),
     },

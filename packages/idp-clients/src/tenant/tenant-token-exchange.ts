@@ -5,7 +5,7 @@ import type { IdpTokens, MarketplaceUser } from '../marketplace-user'
 
 /** The `subject_token_type` of the exchange's Token Exchange Profile unless told otherwise: a URI of our own. */
 export const TOKEN_EXCHANGE_SUBJECT_TOKEN_TYPE = 'urn:pf:exchange-assertion'
-/** The assertion's claim naming the tenant user (deploy/auth0/actions/custom-token-exchange.js reads it). */
+/** The assertion's claim naming the tenant user (services/auth-exchange/deploy/auth0/custom-token-exchange-action.js reads it). */
 export const TOKEN_EXCHANGE_USER_ID_CLAIM = 'auth0_user_id'
 const GRANT = 'urn:ietf:params:oauth:grant-type:token-exchange'
 

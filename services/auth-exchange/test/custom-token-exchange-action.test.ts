@@ -4,10 +4,10 @@ import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { startAuth0Emulator, type Auth0Emulator } from '@pf/testkit/emulators'
 
-// The Custom Token Exchange Action shipped in deploy/auth0/actions, run by the Auth0 emulator from its source file
+// The Custom Token Exchange Action shipped in deploy/auth0, run by the Auth0 emulator from its source file
 // as Auth0 runs it (event, api): a forged assertion is rejected as an invalid subject token (Suspicious IP
 // Throttling counts it), anything else wrong is denied (counts nothing), a good one signs the user in (issue 39).
-const ACTION_FILE = join(__dirname, '..', 'deploy/auth0/actions/custom-token-exchange.js')
+const ACTION_FILE = join(__dirname, '..', 'deploy/auth0/custom-token-exchange-action.js')
 const ISSUER = 'https://exchange.pf.example.com'
 const AUDIENCE = 'https://pf-test.eu.auth0.com/'
 const TYPE = 'urn:pf:exchange-assertion'
@@ -117,7 +117,7 @@ const exchange = async (
 }
 const payloadOf = (jwt: string) => JSON.parse(Buffer.from(jwt.split('.')[1] ?? '', 'base64url').toString())
 
-describe('the custom-token-exchange Action (deploy/auth0/actions), run by the Auth0 emulator', () => {
+describe('the custom-token-exchange Action (deploy/auth0), run by the Auth0 emulator', () => {
   it('signs in the user an ES256 assertion names (PUBLIC_KEYS): the first access token carries every claim', async () => {
     const { status, body } = await exchange(assertion(claimsFor()))
     expect(status).toBe(200)
