@@ -8,6 +8,10 @@ import { startAuth0Emulator, type Auth0Emulator } from '@pf/testkit/emulators'
 // as Auth0 runs it (event, api): a forged assertion is rejected as an invalid subject token (Suspicious IP
 // Throttling counts it), anything else wrong is denied (counts nothing), a good one signs the user in (issue 39).
 const ACTION_FILE = join(__dirname, '..', 'deploy/auth0/custom-token-exchange-action.js')
+// The Login flow runs the repository's post-login Action after the exchange's: the claims come from it, under
+// a namespace of its secret's (not the emulator's default).
+const POST_LOGIN_FILE = join(__dirname, '..', 'deploy/auth0/post-login-action.js')
+const NAMESPACE = 'https://claims.pf.example.com/'
 const ISSUER = 'https://exchange.pf.example.com'
 const AUDIENCE = 'https://pf-test.eu.auth0.com/'
 const TYPE = 'urn:pf:exchange-assertion'
@@ -75,6 +79,7 @@ beforeAll(async () => {
         secrets: { ISSUER, AUDIENCE, JWKS_URL: jwksUrl },
       },
     ],
+    postLoginAction: { file: POST_LOGIN_FILE, secrets: { CLAIM_NAMESPACE: NAMESPACE } },
     tokenExchangeProfiles: [
       { name: 'pf', subject_token_type: TYPE, action_id: 'act_keys' },
       { name: 'pf-jwks', subject_token_type: JWKS_TYPE, action_id: 'act_jwks' },
@@ -118,7 +123,7 @@ const exchange = async (
 const payloadOf = (jwt: string) => JSON.parse(Buffer.from(jwt.split('.')[1] ?? '', 'base64url').toString())
 
 describe('the custom-token-exchange Action (deploy/auth0), run by the Auth0 emulator', () => {
-  it('signs in the user an ES256 assertion names (PUBLIC_KEYS): the first access token carries every claim', async () => {
+  it('signs in the user an ES256 assertion names (PUBLIC_KEYS): the first access token carries every claim of the post-login Action', async () => {
     const { status, body } = await exchange(assertion(claimsFor()))
     expect(status).toBe(200)
     expect(body).toMatchObject({
@@ -128,10 +133,10 @@ describe('the custom-token-exchange Action (deploy/auth0), run by the Auth0 emul
     expect(body.refresh_token).toEqual(expect.any(String))
     expect(payloadOf(body.access_token ?? '')).toMatchObject({
       sub: userId,
-      'https://pf.example.com/roles': ['pf-user'],
-      'https://pf.example.com/pfUserId': 'marketplace-user-1',
-      'https://pf.example.com/orgId': 'org-1',
-      'https://pf.example.com/pfApplicationId': 'app-1',
+      [`${NAMESPACE}roles`]: ['pf-user'],
+      [`${NAMESPACE}pfUserId`]: 'marketplace-user-1',
+      [`${NAMESPACE}orgId`]: 'org-1',
+      [`${NAMESPACE}pfApplicationId`]: 'app-1',
     })
   })
 
@@ -151,11 +156,14 @@ describe('the custom-token-exchange Action (deploy/auth0), run by the Auth0 emul
     ['no jti', { jti: undefined }, /jti/],
     ['no Auth0 user_id', { auth0_user_id: undefined }, /auth0_user_id/],
     ['a key the Action does not know yet (a rotation ahead of PUBLIC_KEYS)', 'unknown-kid', /ec-next/],
+    ['its payload is not a JSON object', 'not-object', /not a JSON object/],
   ])('denies an assertion when %s, and throttling counts nothing', async (_what, change, reason) => {
     let token: string
     if (change === 'reused') {
       token = assertion(claimsFor())
       expect((await exchange(token)).status).toBe(200)
+    } else if (change === 'not-object') {
+      token = assertion(claimsFor()).replace(/\.[^.]+\./, `.${b64(null)}.`)
     } else if (change === 'unknown-kid') {
       token = assertion(claimsFor(), { ...ec, kid: 'ec-next' })
     } else token = assertion(claimsFor(change as Record<string, unknown>))

@@ -23,10 +23,11 @@ export type ExchangeOutcome =
 type Handler = (event: unknown, api: unknown) => Promise<void> | void
 
 /**
- * The Action's handler, loaded from its file in this process as Auth0 loads it (a CommonJS module: `exports`,
- * `module`, `require` resolving from the file's folder). Read anew on each run, so a test sees the file as it is.
+ * An Action's handler (`exportName`), loaded from its file in this process as Auth0 loads it (a CommonJS module:
+ * `exports`, `module`, `require` resolving from the file's folder). Read anew on each run, so a test sees the file
+ * as it is.
  */
-function loadHandler(file: string): Handler {
+export function loadActionHandler(file: string, exportName: string): Handler {
   const module = { exports: {} as Record<string, unknown> }
   const source = readFileSync(file, 'utf8')
   new Function('exports', 'require', 'module', '__filename', '__dirname', source)(
@@ -36,8 +37,8 @@ function loadHandler(file: string): Handler {
     file,
     dirname(file),
   )
-  const handler = module.exports.onExecuteCustomTokenExchange
-  if (typeof handler !== 'function') throw new Error(`${file} exports no onExecuteCustomTokenExchange`)
+  const handler = module.exports[exportName]
+  if (typeof handler !== 'function') throw new Error(`${file} exports no ${exportName}`)
   return handler as Handler
 }
 
@@ -116,7 +117,7 @@ export async function runExchangeAction(
     cache,
   }
   try {
-    await loadHandler(action.file)(event, api)
+    await loadActionHandler(action.file, 'onExecuteCustomTokenExchange')(event, api)
   } catch (error) {
     return { kind: 'failed', message: (error as Error).message }
   }

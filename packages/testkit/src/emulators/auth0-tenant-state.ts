@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { createActionCache, type ActionCache, type EmulatedAuth0Action } from './auth0-actions'
 import { createIpThrottle, type IpThrottle, type IpThrottleStage } from './auth0-ip-throttle'
+import type { EmulatedPostLoginAction } from './auth0-post-login'
 import { SigningKey } from './signing-key'
 
 export interface Auth0Permission {
@@ -152,6 +153,8 @@ export interface Auth0TenantState {
   ipThrottle: IpThrottle
   /** Custom Token Exchange Action runs so far. */
   exchangeRuns: { count: number }
+  /** The Login flow's post-login Action, run from its file; none: the claims the repository's writes. */
+  postLoginAction?: EmulatedPostLoginAction
 }
 
 export interface Auth0TenantOptions {
@@ -167,6 +170,7 @@ export interface Auth0TenantOptions {
   actions?: EmulatedAuth0Action[]
   tokenExchangeProfiles?: Pick<EmulatedTokenExchangeProfile, 'name' | 'subject_token_type' | 'action_id'>[]
   suspiciousIpThrottling?: Partial<IpThrottleStage>
+  postLoginAction?: EmulatedPostLoginAction
 }
 
 /** A new refresh-token or session id in the tenant's style. */
@@ -294,5 +298,6 @@ export function createAuth0TenantState(options: Auth0TenantOptions): Auth0Tenant
     exchangeCache: createActionCache(),
     ipThrottle: createIpThrottle(options.suspiciousIpThrottling),
     exchangeRuns: { count: 0 },
+    postLoginAction: options.postLoginAction,
   }
 }

@@ -1,5 +1,6 @@
 import type { Request, Response } from 'express'
 import { runExchangeAction, type ExchangeEvent } from './auth0-actions'
+import { runPostLogin } from './auth0-post-login'
 import type { Auth0TenantState, EmulatedAuth0Client } from './auth0-tenant-state'
 import { auth0UserTokens } from './auth0-user-tokens'
 
@@ -43,8 +44,8 @@ const denialStatus = (code: string) =>
  *    custom-token-exchange-event-object.mdx; a rejected subject token is 400 `invalid_request` and one failure
  *    for the address, a denial `{error: code, error_description: reason}`;
  * 4. the user the Action set (an existing one, not blocked, in a connection enabled for the application) signs
- *    in: its `app_metadata` takes what the Action set, then the post-login pipeline runs, so the first tokens
- *    carry every claim (`auth0UserTokens`), with `issued_token_type`.
+ *    in: its `app_metadata` takes what the Action set, then the post-login pipeline runs (`runPostLogin`), so the
+ *    first tokens carry every claim it sets, with `issued_token_type`.
  * The wording of the refusals in steps 2-4 is unconfirmed (Auth0 documents their cases, not their bodies).
  */
 export async function tokenExchangeGrant(
@@ -127,8 +128,15 @@ export async function tokenExchangeGrant(
   if (Object.keys(outcome.appMetadata).length > 0) state.indexForSearch(user)
   user.last_login = new Date().toISOString()
   user.logins_count = (user.logins_count ?? 0) + 1
+  // "If the Action successfully completes and sets a user for the transaction, post-login Actions and the rest of
+  // the Auth0 pipeline are then executed for that logged-in user" (explore-triggers/custom-token-exchange.mdx).
+  const claims = await runPostLogin(state, user, {
+    clientId: client.clientId,
+    protocol: 'oauth2-token-exchange',
+  })
+  if (claims.kind === 'denied') return oauthError(res, 403, 'access_denied', claims.reason)
   res.json({
-    ...auth0UserTokens(state, user, { clientId: client.clientId, scopes, audience: body.audience }),
+    ...auth0UserTokens(state, user, { clientId: client.clientId, scopes, audience: body.audience, claims }),
     issued_token_type: 'urn:ietf:params:oauth:token-type:access_token',
   })
 }

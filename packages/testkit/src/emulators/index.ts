@@ -20,6 +20,7 @@ export type {
   EmulatedAuth0Action,
   EmulatedAuth0Client,
   EmulatedAuth0User,
+  EmulatedPostLoginAction,
   EmulatedTokenExchangeProfile,
   IpThrottleStage,
 } from './start-auth0-emulator'

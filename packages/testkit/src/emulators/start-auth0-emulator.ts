@@ -22,6 +22,7 @@ import {
 } from './auth0-tenant-state'
 import type { EmulatedAuth0Action } from './auth0-actions'
 import type { IpThrottleStage } from './auth0-ip-throttle'
+import type { EmulatedPostLoginAction } from './auth0-post-login'
 import { createAuth0UserLinksRouter } from './auth0-user-links-router'
 import { createAuth0UsersRouter } from './auth0-users-router'
 import { installControls, type EmulatorControls, type Fault } from './emulator-controls'
@@ -38,6 +39,7 @@ export type {
 } from './auth0-tenant-state'
 export type { EmulatedAuth0Action } from './auth0-actions'
 export type { IpThrottleStage } from './auth0-ip-throttle'
+export type { EmulatedPostLoginAction } from './auth0-post-login'
 
 export interface Auth0EmulatorOptions {
   domain?: string
@@ -71,6 +73,11 @@ export interface Auth0EmulatorOptions {
   tokenExchangeProfiles?: Pick<EmulatedTokenExchangeProfile, 'name' | 'subject_token_type' | 'action_id'>[]
   /** Suspicious IP Throttling's `pre-custom-token-exchange` stage (default 10 attempts, one back every 10 min). */
   suspiciousIpThrottling?: Partial<IpThrottleStage>
+  /**
+   * The Login flow's post-login Action, run from its source file after every sign-in (password, refresh,
+   * token exchange) for the tokens' custom claims; default: the claims the repository's Action writes.
+   */
+  postLoginAction?: EmulatedPostLoginAction
   latencyMs?: number
   /** Default: a free port. */
   port?: number
@@ -145,6 +152,7 @@ export async function startAuth0Emulator({
   actions = [],
   tokenExchangeProfiles = [],
   suspiciousIpThrottling,
+  postLoginAction,
   latencyMs = 0,
   port = 0,
 }: Auth0EmulatorOptions = {}): Promise<Auth0Emulator> {
@@ -163,6 +171,7 @@ export async function startAuth0Emulator({
     actions,
     tokenExchangeProfiles,
     suspiciousIpThrottling,
+    postLoginAction,
   })
   const app = express()
   app.use(express.urlencoded({ extended: false }), express.json())

@@ -47,11 +47,15 @@ class Refused extends Error {
 }
 
 const base64urlJson = (part, what) => {
+  let value
   try {
-    return JSON.parse(Buffer.from(part, 'base64url').toString('utf8'))
+    value = JSON.parse(Buffer.from(part, 'base64url').toString('utf8'))
   } catch {
     throw new Refused(`subject_token: its ${what} is not base64url JSON`)
   }
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new Refused(`subject_token: its ${what} is not a JSON object`)
+  return value
 }
 
 function secretsOf(event) {
