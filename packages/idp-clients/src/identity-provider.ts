@@ -1,4 +1,5 @@
 import type { AccountAdoption } from './account-adoption'
+import type { ExchangeAssertionOptions } from './assertion/exchange-assertion'
 import type { IdpStyle } from './identity-provider-settings'
 import type { NormalizedClaims } from './claims/normalize-claims'
 import type { RetryOptions } from './lib/http-client'
@@ -30,8 +31,24 @@ export interface IdpDiscovery {
   jwksUri: string
 }
 
+/**
+ * How a synced user signs in (`EXCHANGE_GRANT` of the exchange): the spec's password derived from the user id and
+ * the client secret (`password`, the default), or a password-less grant where the exchange presents an assertion
+ * it signs: `token-exchange` is Auth0's Custom Token Exchange (the tenant style; README, "Token exchange").
+ */
+export type SignInGrant =
+  | { type: 'password' }
+  | {
+      type: 'token-exchange'
+      assertion: ExchangeAssertionOptions
+      /** The Token Exchange Profile's `subject_token_type` (default `TOKEN_EXCHANGE_SUBJECT_TOKEN_TYPE`). */
+      subjectTokenType?: string
+    }
+
 /** What every style takes besides its settings. */
 export interface IdentityProviderOptions {
+  /** How users sign in (default `{ type: 'password' }`); a style refuses a grant it lacks (IdpMisconfiguredError). */
+  signInGrant?: SignInGrant
   /** What the sync may do with an existing holder of the user's email (default `verified`). */
   adoption?: AccountAdoption
   /** Limit of one call to the provider (default 10 000 ms). */

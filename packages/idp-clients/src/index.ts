@@ -48,7 +48,20 @@ export type {
   IdpAccount,
   IdpDiscovery,
   SignInContext,
+  SignInGrant,
 } from './identity-provider'
+export { createAssertionSigner, MAX_ASSERTION_LIFETIME_SECONDS } from './assertion/exchange-assertion'
+export type {
+  AssertionAlgorithm,
+  AssertionKey,
+  AssertionSigner,
+  ExchangeAssertionOptions,
+} from './assertion/exchange-assertion'
+export {
+  TOKEN_EXCHANGE_SUBJECT_TOKEN_TYPE,
+  TOKEN_EXCHANGE_USER_ID_CLAIM,
+} from './tenant/tenant-token-exchange'
+export { TOKEN_EXCHANGE_CHECK_SCOPES } from './tenant/tenant-token-exchange-checks'
 export { IDENTITY_PROVIDER_SETTINGS, readIdentityProviderSettings } from './read-identity-provider-settings'
 export type {
   IdentityProviderSettings,
