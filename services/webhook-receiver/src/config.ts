@@ -202,6 +202,8 @@ function readTls(env: ReturnType<typeof createEnvReader>): ReceiverConfig['tls']
 export interface DeadLettersConfig extends QueueConfig, JobConfig {
   /** How long the command waits for Redis before it gives up. */
   timeoutMs: number
+  /** How long a replayed quarantined event's mark in its session's ordering state is kept. */
+  dedupTtlSeconds: number
 }
 
 /**
@@ -214,6 +216,7 @@ export function loadDeadLettersConfig(source: Env): DeadLettersConfig {
     ...readQueueConfig(env),
     ...readJobConfig(env),
     timeoutMs: env.int('DEAD_LETTERS_TIMEOUT_MS', { default: 3000, min: 100 }),
+    dedupTtlSeconds: readDedupTtlSeconds(env),
   }
   env.done()
   return config

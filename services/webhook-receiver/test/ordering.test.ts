@@ -168,7 +168,7 @@ describe('WEBHOOK_ORDERING=session: a session’s events one at a time, in signe
     ])
   })
 
-  it('goes on without a dead letter, which names the events that went on; its replay is late', async () => {
+  it('goes on without a dead letter, which names the events that went on; a replay is late', async () => {
     const first = event('s-dead', 1)
     const later = [event('s-dead', 2), event('s-dead', 3)]
     await send(first, ...later)
@@ -197,6 +197,16 @@ describe('WEBHOOK_ORDERING=session: a session’s events one at a time, in signe
     await replayDeadLetters(receiver.queue, first.webhookId)
     await waitFor(() => calls.length === 6, 10_000, 'the replay')
     expect(calls[5]).toEqual({ webhookId: first.webhookId, late: { newestTimestamp: at(3) } })
+
+    // A quarantined event replayed is late too, even the newest of its session (signed an hour ahead: `future`).
+    const ahead = createWebhookEvent('purchase.completed', {
+      data: { sessionId: 's-dead' },
+      timestamp: new Date(Date.now() + 3_600_000).toISOString(),
+    })
+    await send(ahead)
+    await replayDeadLetters(receiver.queue, ahead.webhookId, { ordering: 'session' })
+    await waitFor(() => calls.length === 7, 10_000, 'the quarantined event')
+    expect(calls[6]).toEqual({ webhookId: ahead.webhookId, late: { newestTimestamp: ahead.timestamp } })
   })
 
   it('two worker processes, one killed mid-event: its session goes on in the other, never two of its events at once', async () => {

@@ -135,9 +135,13 @@ export function createSessionOrdering(options: SessionOrderingOptions): InTurn {
       // Retried: the event keeps its place, and its session waits for it (its lock, and so the lease, is gone).
       throw error
     }
-    await run('pfOrderRelease', place, jobId).catch((cause: unknown) =>
-      // The handler ran: retrying it for this would run it twice. The next event still comes, after parkMs.
+    // Sent on the worker's connection before BullMQ's completion of the job, so Redis runs it first; not awaited
+    // (the job's slot is free a round trip sooner) unless it waits for replicas, whose pipeline may load its
+    // script first. The handler ran: a failure here is logged, never retried (that would run the handler twice);
+    // the next event then comes after parkMs.
+    const released = run('pfOrderRelease', place, jobId).catch((cause: unknown) =>
       logger.warn({ err: cause, jobId, sessionId: place.sessionId }, 'could not hand the session on'),
     )
+    if (waitReplicas > 0) await released
   }
 }
