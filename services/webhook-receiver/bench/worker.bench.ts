@@ -185,3 +185,4 @@ export async function benchWorker() {
     await redis.stop()
   }
 }
+

@@ -1,7 +1,7 @@
 /**
  * The worker's side of per-session ordering, as Lua run atomically on the queue's slot.
  * KEYS: the session's pending set and state hash, then the queue's delayed, wait, paused, meta, active, marker,
- * events, completed and failed keys. ARGV: the queue's key prefix (`{pf}:webhooks:`), the state's time-to-live
+ * events, completed (unused) and failed keys. ARGV: the queue's key prefix (`{pf}:webhooks:`), the state's time-to-live
  * (the dedup TTL, ms), the job's id, its pending member; ACQUIRE also its score and the job's lock token.
  *
  * The lease (`lease`: `<jobId> <token>`) counts only while that job still holds its BullMQ lock with that
@@ -37,9 +37,8 @@ local function wentOnWithout()
     .. table.concat(ids, ', ') .. more .. ']'
 end
 
--- The session's lease holder (a job id), while that job still holds its lock with the lease's token.
-local function leaseHolder()
-  local lease = rcall('HGET', stateKey, 'lease')
+-- The job id in a lease (\`<jobId> <token>\`), while that job still holds its lock with the lease's token.
+local function holderOf(lease)
   if not lease then return nil end
   local id, token = string.match(lease, '^(%S+) (.*)$')
   if id and rcall('GET', prefix .. id .. ':lock') == token then return id end
@@ -51,18 +50,20 @@ local function dropLease()
   if lease and string.sub(lease, 1, #me + 1) == me .. ' ' then rcall('HDEL', stateKey, 'lease') end
 end
 
--- The first pending event's job id. Events whose job is gone (removed, completed) are dropped; one that failed
--- without this worker's last-attempt path (stalled too often) is a dead letter: noted there, and marked late.
+-- The first pending event's job id. Events whose job is gone (removed, or completed) are dropped; one that
+-- failed without this worker's last-attempt path (stalled too often) is a dead letter: noted there, marked late.
+-- A job is finished when its hash has \`finishedOn\` (BullMQ clears it when it retries a failed job).
 local function head()
   for _ = 1, 100 do
     local first = rcall('ZRANGE', pendingKey, 0, 0)[1]
     if not first then return nil end
+    if first == member then return me end -- this job, which is running: there
     local id = jobIdOf(first)
     local jobKey = prefix .. id
-    local exists = rcall('EXISTS', jobKey) == 1
-    if exists and not rcall('ZSCORE', completedKey, id) and not rcall('ZSCORE', failedKey, id) then return id end
+    local job = rcall('HMGET', jobKey, 'name', 'finishedOn')
+    if job[1] and not job[2] then return id end
     rcall('ZREM', pendingKey, first)
-    if exists and rcall('ZSCORE', failedKey, id) then
+    if job[1] and rcall('ZSCORE', failedKey, id) then
       rcall('HSET', stateKey, 'late:' .. id, 1)
       rcall('HSET', jobKey, 'failedReason', (rcall('HGET', jobKey, 'failedReason') or '') .. wentOnWithout())
     end
@@ -105,23 +106,20 @@ export const ACQUIRE =
   COMMON +
   `
 local score, token = ARGV[5], ARGV[6]
-rcall('ZADD', pendingKey, 'NX', score, member)
-local holder = leaseHolder()
+if rcall('ZADD', pendingKey, 'NX', score, member) == 1 then rcall('PEXPIRE', pendingKey, ttl) end
+local state = rcall('HMGET', stateKey, 'lease', 'newest', 'late:' .. me)
+local holder = holderOf(state[1])
 if (holder and holder ~= me) or head() ~= me then
   rcall('HSET', stateKey, 'park:' .. me, 1)
-  keep()
+  rcall('PEXPIRE', stateKey, ttl)
   return {'wait'}
 end
-rcall('HDEL', stateKey, 'park:' .. me)
-rcall('HSET', stateKey, 'lease', me .. ' ' .. token)
-local newest = rcall('HGET', stateKey, 'newest')
-local replay = rcall('HDEL', stateKey, 'late:' .. me) == 1
-local late = replay or (newest and tonumber(score) < tonumber(newest))
-if not newest or tonumber(score) > tonumber(newest) then
-  newest = score
-  rcall('HSET', stateKey, 'newest', score)
-end
-keep()
+local newest = state[2]
+local late = state[3] or (newest and tonumber(score) < tonumber(newest))
+if not newest or tonumber(score) > tonumber(newest) then newest = score end
+rcall('HSET', stateKey, 'lease', me .. ' ' .. token, 'newest', newest)
+rcall('HDEL', stateKey, 'park:' .. me, 'late:' .. me)
+rcall('PEXPIRE', stateKey, ttl)
 if late then return {'late', newest} end
 return {'go', newest}`
 
@@ -132,21 +130,23 @@ return {'go', newest}`
 export const PARKED =
   COMMON +
   `
-if not leaseHolder() and head() == me then
+if not holderOf(rcall('HGET', stateKey, 'lease')) and head() == me then
   rcall('HDEL', stateKey, 'park:' .. me)
   promote(me)
   return 1
 end
 return 0`
 
-/** The job's handler succeeded: it leaves the session, which hands on its next event. */
+/**
+ * The job's handler succeeded: it leaves the session, which hands on its next event. Both keys already expire
+ * (the enqueue and ACQUIRE set their time-to-live); this only removes.
+ */
 export const RELEASE =
   COMMON +
   `
 rcall('ZREM', pendingKey, member)
 dropLease()
 handOnNext()
-keep()
 return 1`
 
 /**
