@@ -185,4 +185,3 @@ export async function benchWorker() {
     await redis.stop()
   }
 }
-
