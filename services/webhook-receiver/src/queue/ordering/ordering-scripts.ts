@@ -1,8 +1,8 @@
 /**
  * The worker's side of per-session ordering, as Lua run atomically on the queue's slot.
  * KEYS: the session's pending set and state hash, then the queue's delayed, wait, paused, meta, active, marker,
- * events, completed (unused) and failed keys. ARGV: the queue's key prefix (`{pf}:webhooks:`), the state's time-to-live
- * (the dedup TTL, ms), the job's id, its pending member; ACQUIRE also its score and the job's lock token.
+ * events, completed (unused) and failed keys. ARGV: the queue's key prefix (`{pf}:webhooks:`), the state's
+ * time-to-live (the dedup TTL, ms), the job's id, its pending member; ACQUIRE also its score and lock token.
  *
  * The lease (`lease`: `<jobId> <token>`) counts only while that job still holds its BullMQ lock with that
  * token: it lapses with the lock, so a killed worker's session is free exactly when BullMQ's stalled-job check
