@@ -25,6 +25,16 @@ export interface HandlerContext {
    * await once(`purchase:${event.data.purchaseId}`, () => grantItem(event.data.userId, event.data.itemId))
    */
   once(key: string, effect: () => Promise<void>): Promise<boolean>
+  /**
+   * With `WEBHOOK_ORDERING=session`: `false` when this event is the newest of its session handed on so far;
+   * else `{ newestTimestamp }`, the signed `timestamp` (ISO 8601 UTC) of a newer event of its session already
+   * handed on, so that a handler can ignore what the newer one replaced (a stale `session.extended`). A dead
+   * letter replayed is always late. Always `false` with ordering off.
+   *
+   * @example
+   * if (context.late && event.event === 'session.extended') return // a newer extension or the end came first
+   */
+  late: false | { newestTimestamp: string }
 }
 
 /** A handler for one kind; a thrown error means retry (unless it is unrecoverable). */

@@ -21,6 +21,11 @@ async function main() {
     console.table(await benchDeadLetters(Number(args[1] ?? DEAD_LETTERS)))
     return
   }
+  // `pnpm bench -- worker`: the worker against a bare BullMQ worker alone, with ordering off and on.
+  if (args[0] === 'worker') {
+    console.table(await benchWorker())
+    return
+  }
   const rows = [
     ...(await benchReceiver(seconds)),
     ...(await benchWorker()),

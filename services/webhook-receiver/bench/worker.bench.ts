@@ -1,23 +1,30 @@
+import { randomUUID } from 'node:crypto'
 import { Queue, Worker } from 'bullmq'
 import { Registry } from 'prom-client'
 import { createLogger } from '@pf/service-kit'
 import { WEBHOOK_EVENT_KINDS } from '@pf/schemas'
 import { median } from './stats'
 import { startRedis } from '@pf/testkit/redis'
+import { createJobAdder } from '../src/queue/create-job-adder'
 import { createRedisConnection } from '../src/queue/create-redis-connection'
+import { sessionOf } from '../src/queue/ordering/session-of'
+import type { OrderingMode } from '../src/queue'
 import { createWebhookWorker } from '../src/worker/create-webhook-worker'
 import { createWorkerMetrics } from '../src/metrics'
 
 const JOBS = 10_000
 const ROUNDS = 3
 const CONCURRENCY = 50
+/** Events spread over this many sessions, ten each: with ordering on, at most this many run at once. */
+const SESSIONS = JOBS / 10
 
+const began = Date.now() - 60_000
 const event = (i: number) => ({
   event: 'session.ended',
-  timestamp: new Date().toISOString(),
+  timestamp: new Date(began + i).toISOString(),
   webhookId: `wh_bench_${i}`,
   data: {
-    sessionId: 's',
+    sessionId: `s${i % SESSIONS}`,
     applicationId: 'a',
     userId: 'u',
     reason: 'expired',
@@ -36,6 +43,34 @@ async function fill(redisUrl: string, prefix: string) {
         data: event(start + i),
         opts: { removeOnComplete: true },
       })),
+    )
+  }
+  await queue.close()
+  connection.disconnect()
+}
+
+/**
+ * The queue as the receiver fills it with `WEBHOOK_ORDERING=session`: the batched enqueue, each event also in
+ * its session's pending set.
+ */
+async function fillOrdered(redisUrl: string, prefix: string) {
+  const connection = createRedisConnection({ kind: 'url', url: redisUrl, waitReplicas: 0 }, 'producer')
+  const queue = new Queue('webhooks', { connection, prefix, defaultJobOptions: { removeOnComplete: true } })
+  const adder = createJobAdder({
+    connection,
+    queue,
+    deduplicationTtlMs: 3_600_000,
+    waitReplicas: 0,
+    waitTimeoutMs: 1000,
+    ordered: true,
+  })
+  for (let start = 0; start < JOBS; start += 1000) {
+    await Promise.all(
+      Array.from({ length: 1000 }, (_, i) => {
+        const data = event(start + i)
+        const jobId = randomUUID()
+        return adder.add(data.event, JSON.stringify(data), jobId, data.webhookId, sessionOf(data, jobId))
+      }),
     )
   }
   await queue.close()
@@ -68,6 +103,21 @@ export async function benchWorker() {
   const handlers = Object.fromEntries(WEBHOOK_EVENT_KINDS.map((kind) => [kind, noop]))
   const bareRates: number[] = []
   const ourRates: number[] = []
+  const orderedRates: number[] = []
+  const ours = (ourPrefix: string, ordering: OrderingMode) =>
+    createWebhookWorker({
+      connection,
+      prefix: ourPrefix,
+      handlers,
+      logger: createLogger({ name: 'bench', level: 'silent' }),
+      metrics: createWorkerMetrics(new Registry()),
+      concurrency: CONCURRENCY,
+      lockDurationMs: 15_000,
+      lockRenewMs: 5000,
+      stalledIntervalMs: 10_000,
+      onceTtlMs: 60_000,
+      ordering,
+    })
   try {
     for (let round = 0; round < ROUNDS; round += 1) {
       const barePrefix = `{bare${round}}`
@@ -79,25 +129,19 @@ export async function benchWorker() {
       )
       const ourPrefix = `{ours${round}}`
       await fill(redis.url, ourPrefix)
-      ourRates.push(
-        await drain(() =>
-          createWebhookWorker({
-            connection,
-            prefix: ourPrefix,
-            handlers,
-            logger: createLogger({ name: 'bench', level: 'silent' }),
-            metrics: createWorkerMetrics(new Registry()),
-            concurrency: CONCURRENCY,
-            lockDurationMs: 15_000,
-            lockRenewMs: 5000,
-            stalledIntervalMs: 10_000,
-            onceTtlMs: 60_000,
-          }),
-        ),
-      )
+      ourRates.push(await drain(() => ours(ourPrefix, 'off')))
+      const orderedPrefix = `{ordered${round}}`
+      await fillOrdered(redis.url, orderedPrefix)
+      orderedRates.push(await drain(() => ours(orderedPrefix, 'session')))
     }
     const bare = median(bareRates)
-    const ours = median(ourRates)
+    const off = median(ourRates)
+    const on = median(orderedRates)
+    const range = (rates: number[]) =>
+      [...rates]
+        .sort((a, b) => a - b)
+        .map(Math.round)
+        .join(' / ')
     return [
       {
         benchmark: 'bare BullMQ no-op worker (median of 3)',
@@ -108,14 +152,32 @@ export async function benchWorker() {
       {
         benchmark: 'webhook worker, validate + dispatch (median of 3)',
         metric: 'jobs/s',
-        value: Math.round(ours),
+        value: Math.round(off),
         target: '',
       },
       {
         benchmark: 'webhook worker / bare',
         metric: 'ratio',
-        value: Number((ours / bare).toFixed(2)),
+        value: Number((off / bare).toFixed(2)),
         target: '>= 0.8',
+      },
+      {
+        benchmark: `webhook worker, WEBHOOK_ORDERING=session, ${SESSIONS} sessions (median of 3)`,
+        metric: 'jobs/s',
+        value: Math.round(on),
+        target: '',
+      },
+      {
+        benchmark: 'webhook worker with ordering / bare',
+        metric: 'ratio',
+        value: Number((on / bare).toFixed(2)),
+        target: '>= 0.8',
+      },
+      {
+        benchmark: 'rounds: bare | ordering off | ordering on',
+        metric: 'jobs/s',
+        value: `${range(bareRates)} | ${range(ourRates)} | ${range(orderedRates)}`,
+        target: '',
       },
     ]
   } finally {

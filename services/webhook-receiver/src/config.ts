@@ -12,7 +12,9 @@ import {
   DEFAULT_QUEUE_PREFIX,
   parseHostPorts,
   PLATFORM_RETRY_HORIZON_SECONDS,
+  ORDERING_MODES,
   type JobSettings,
+  type OrderingMode,
   type RedisTarget,
 } from './queue'
 import { readSessionEndSettings, type SessionEndSettings } from './worker/session-end-settings'
@@ -20,6 +22,8 @@ import { readSessionEndSettings, type SessionEndSettings } from './worker/sessio
 export interface QueueConfig {
   redis: RedisTarget
   queuePrefix: string
+  /** `WEBHOOK_ORDERING`: `session` hands a session's events on one at a time, in signed-timestamp order. */
+  ordering: OrderingMode
 }
 
 /** What each job gets: attempts and backoff of its handler, and how many finished jobs Redis keeps. */
@@ -63,6 +67,8 @@ export interface WorkerConfig extends QueueConfig {
   stalledIntervalMs: number
   /** How long `context.once` remembers a done effect: beyond the receiver's dedup window. */
   onceTtlMs: number
+  /** The receiver's dedup window: how long a session's ordering state is kept. */
+  dedupTtlSeconds: number
   /** `IDP_SESSION_END=on`: the identity provider whose sessions end with the marketplace's (issue 27). */
   sessionEnd?: SessionEndSettings
   /** The ops server's limits; `drainTimeoutMs` also bounds the wait for jobs in progress on SIGTERM. */
@@ -142,7 +148,7 @@ function readQueueConfig(env: ReturnType<typeof createEnvReader>): QueueConfig {
     env.problem(
       `WEBHOOK_QUEUE_PREFIX must hold a hash tag such as {pf} with REDIS_CLUSTER_NODES (got "${queuePrefix}")`,
     )
-  return { redis, queuePrefix }
+  return { redis, queuePrefix, ordering: env.oneOf('WEBHOOK_ORDERING', ORDERING_MODES, 'off') }
 }
 
 /** How long a `webhookId` stays known: beyond the platform's whole retry horizon (see `readMaxAgeSeconds`). */
@@ -196,6 +202,8 @@ function readTls(env: ReturnType<typeof createEnvReader>): ReceiverConfig['tls']
 export interface DeadLettersConfig extends QueueConfig, JobConfig {
   /** How long the command waits for Redis before it gives up. */
   timeoutMs: number
+  /** How long a replayed quarantined event's mark in its session's ordering state is kept. */
+  dedupTtlSeconds: number
 }
 
 /**
@@ -208,6 +216,7 @@ export function loadDeadLettersConfig(source: Env): DeadLettersConfig {
     ...readQueueConfig(env),
     ...readJobConfig(env),
     timeoutMs: env.int('DEAD_LETTERS_TIMEOUT_MS', { default: 3000, min: 100 }),
+    dedupTtlSeconds: readDedupTtlSeconds(env),
   }
   env.done()
   return config
@@ -279,6 +288,7 @@ export function loadWorkerConfig(source: Env): WorkerConfig {
     lockRenewMs: 0,
     stalledIntervalMs: env.int('WORKER_STALLED_INTERVAL_MS', { default: 10_000, min: 500 }),
     onceTtlMs: 0,
+    dedupTtlSeconds: 0,
     sessionEnd: readSessionEndSettings(env),
     server: readServerLimits(env, { drainTimeoutMs: 30_000 }),
     ops: readOpsSettings(env, { port }),
@@ -293,6 +303,7 @@ export function loadWorkerConfig(source: Env): WorkerConfig {
       `WORKER_LOCK_RENEW_MS must be at most half of WORKER_LOCK_DURATION_MS, so that one late renewal does not lose the lock (got ${config.lockRenewMs} and ${config.lockDurationMs})`,
     )
   const dedupTtlSeconds = readDedupTtlSeconds(env)
+  config.dedupTtlSeconds = dedupTtlSeconds
   config.onceTtlMs =
     env.int('WEBHOOK_ONCE_TTL_SECONDS', { default: dedupTtlSeconds + DAY, min: dedupTtlSeconds + 1 }) * 1000
   env.done()

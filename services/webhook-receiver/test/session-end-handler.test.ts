@@ -39,6 +39,7 @@ const context: HandlerContext = {
   jobId: '1',
   attempt: 1,
   maxAttempts: 3,
+  late: false,
   logger: {
     info: (obj, msg) => void lines.push({ level: 'info', obj, msg }),
     warn: (obj, msg) => void lines.push({ level: 'warn', obj, msg }),

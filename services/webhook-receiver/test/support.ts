@@ -8,7 +8,7 @@ import type { AcceptOutcome, EventStore, QuarantineOutcome, QuarantineReason } f
 import { createWorkerMetrics } from '../src/metrics'
 import { createEventStore } from '../src/queue'
 import { createRedisConnection } from '../src/queue/create-redis-connection'
-import type { RedisTarget } from '../src/queue'
+import type { OrderingMode, RedisTarget } from '../src/queue'
 
 export const SECRET = 'whsec_test_secret'
 export const PREVIOUS_SECRET = 'secret with spaces & ünïcode'
@@ -57,6 +57,8 @@ export async function startReceiver(
     viaQueueAdd?: boolean
     /** The receiver's clock (ms since the epoch), for events of a fixed time such as the test vectors. */
     clock?: () => number
+    /** `WEBHOOK_ORDERING`. */
+    ordering?: OrderingMode
   } = {},
 ): Promise<StartedReceiver> {
   const { clock, ...config } = { ...receiverDefaults, ...overrides }

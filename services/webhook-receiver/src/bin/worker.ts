@@ -24,5 +24,6 @@ serve({
     handlers: config.handlersPath ?? 'built-in (log each event)',
     idpSessionEnd: config.sessionEnd ? config.sessionEnd.idp.style : 'off',
     concurrency: config.concurrency,
+    ordering: config.ordering,
   }),
 })

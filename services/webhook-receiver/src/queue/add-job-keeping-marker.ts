@@ -1,4 +1,4 @@
-import type { Queue } from 'bullmq'
+import type { IRedisTransaction, Queue } from 'bullmq'
 import { addJobInTransaction } from './add-job-in-transaction'
 import { MARKER_OF_JOB } from './queue-names'
 
@@ -23,16 +23,19 @@ export interface AddJobKeepingMarkerOptions {
  * the pinned, batched one) with a dedup marker independent of the job: in the same MULTI, the marker is made to
  * hold `job:<jobId>`, so that BullMQ's removal of the job (which deletes a marker holding that job's id) leaves
  * it. Resolves with `jobId`, or when the webhookId was already known, with the marker of the earlier delivery.
+ * `alsoInMulti` adds commands of its own after those, in the same MULTI.
  */
 export async function addJobKeepingMarker(
   queue: Queue,
   name: string,
   data: unknown,
   { jobId, deduplication }: AddJobKeepingMarkerOptions,
+  alsoInMulti?: (multi: IRedisTransaction) => void,
 ): Promise<string> {
   const client = await queue.client
   if (!(COMMAND in client)) client.defineCommand(COMMAND, { numberOfKeys: 1, lua: KEEP_MARKER })
-  return addJobInTransaction(queue, name, data, { jobId, deduplication }, (multi) =>
-    multi.runCommand(COMMAND, [`${queue.keys.de}:${deduplication.id}`, jobId]),
-  )
+  return addJobInTransaction(queue, name, data, { jobId, deduplication }, (multi) => {
+    multi.runCommand(COMMAND, [`${queue.keys.de}:${deduplication.id}`, jobId])
+    alsoInMulti?.(multi)
+  })
 }

@@ -1,9 +1,11 @@
-import { UnrecoverableError, Worker } from 'bullmq'
+import { UnrecoverableError, Worker, type Job } from 'bullmq'
 import type { Logger } from '@pf/service-kit'
 import { createOnce, type Once } from './create-once'
 import type { RedisConnection } from './create-redis-connection'
 import { isUnrecoverable } from './is-unrecoverable'
 import { splitTraceData } from './job-trace-context'
+import { createSessionOrdering, type InTurn, type Lateness } from './ordering/create-session-ordering'
+import type { OrderingMode } from './ordering/ordering-mode'
 import { WEBHOOK_QUEUE_NAME } from './queue-names'
 
 /** A stored event as the worker's processor sees it: no BullMQ type. */
@@ -21,6 +23,8 @@ export interface QueuedEvent {
   maxAttempts: number
   /** `once` for this job (made on first use). */
   readonly once: Once
+  /** With `WEBHOOK_ORDERING=session`: older than an event of its session already handed on (else false). */
+  late: Lateness
 }
 
 /** A job that failed: with `dead`, for good (the dead letters), else to be retried. */
@@ -44,6 +48,12 @@ export interface EventConsumerOptions {
   stalledIntervalMs: number
   /** How long `once` remembers a done effect. */
   onceTtlMs: number
+  /** `session`: one event of a session at a time, in signed-timestamp order (`createSessionOrdering`). */
+  ordering?: OrderingMode
+  /** How long a session's ordering state is kept: the receiver's dedup TTL. */
+  dedupTtlSeconds?: number
+  /** Replicas each write of the ordering state waits for, as the enqueue's; 0 by default. */
+  waitReplicas?: number
   /** Runs one event; an error is retried, an unrecoverable one (`isUnrecoverable`) is not. */
   process(event: QueuedEvent): Promise<void>
   onFailed(failed: FailedEvent, error: unknown): void
@@ -68,40 +78,36 @@ export function consumeEvents({
   lockRenewMs,
   stalledIntervalMs,
   onceTtlMs,
+  ordering = 'off',
+  dedupTtlSeconds = 7 * 24 * 60 * 60,
+  waitReplicas = 0,
   process,
   onFailed,
   logger,
 }: EventConsumerOptions): EventConsumer {
-  const onceFor = createOnce({
-    connection,
-    queueKeyPrefix: `${prefix}:${WEBHOOK_QUEUE_NAME}:`,
-    ttlMs: onceTtlMs,
-  })
+  const queueKeyPrefix = `${prefix}:${WEBHOOK_QUEUE_NAME}:`
+  const onceFor = createOnce({ connection, queueKeyPrefix, ttlMs: onceTtlMs })
+  const inTurn: InTurn | undefined =
+    ordering === 'session'
+      ? createSessionOrdering({
+          connection,
+          queueKeyPrefix,
+          queueKeys: () => worker.keys as never,
+          ttlMs: dedupTtlSeconds * 1000,
+          parkMs: lockDurationMs + stalledIntervalMs,
+          waitReplicas,
+          waitTimeoutMs: Math.max(1, Math.floor(lockDurationMs / 3)),
+          logger,
+        })
+      : undefined
   const worker = new Worker(
     WEBHOOK_QUEUE_NAME,
-    async (job) => {
+    async (job, token) => {
       // The same on every attempt and after a replay: each is a span of the enqueue's trace.
       const { event, carrier } = splitTraceData(job.data)
-      try {
-        await process({
-          jobId: job.id ?? '',
-          name: job.name,
-          data: event,
-          traceContext: carrier,
-          webhookId: (job.data as { webhookId?: string } | undefined)?.webhookId,
-          attempt: job.attemptsMade + 1,
-          maxAttempts: job.opts.attempts ?? 1,
-          get once() {
-            return onceFor(job.id ?? '')
-          },
-        })
-      } catch (error) {
-        if (!isUnrecoverable(error)) throw error
-        // BullMQ keeps the stack of what is thrown here: the handler's own (its file and line), not this line's.
-        const unrecoverable = new UnrecoverableError((error as Error).message)
-        unrecoverable.stack = (error as Error).stack ?? unrecoverable.stack
-        throw unrecoverable
-      }
+      const handle = (late: Lateness) => handleJob(job, event, carrier, late)
+      if (inTurn) await inTurn(job, token ?? '', event, handle)
+      else await handle(false)
     },
     {
       connection,
@@ -113,6 +119,29 @@ export function consumeEvents({
       maxStalledCount: 2,
     },
   )
+  async function handleJob(job: Job, event: unknown, carrier: QueuedEvent['traceContext'], late: Lateness) {
+    try {
+      await process({
+        jobId: job.id ?? '',
+        name: job.name,
+        data: event,
+        traceContext: carrier,
+        webhookId: (job.data as { webhookId?: string } | undefined)?.webhookId,
+        attempt: job.attemptsMade + 1,
+        maxAttempts: job.opts.attempts ?? 1,
+        get once() {
+          return onceFor(job.id ?? '')
+        },
+        late,
+      })
+    } catch (error) {
+      if (!isUnrecoverable(error)) throw error
+      // BullMQ keeps the stack of what is thrown here: the handler's own (its file and line), not this line's.
+      const unrecoverable = new UnrecoverableError((error as Error).message)
+      unrecoverable.stack = (error as Error).stack ?? unrecoverable.stack
+      throw unrecoverable
+    }
+  }
   worker.on('failed', (job, error) => {
     if (!job) return
     const dead = job.attemptsMade >= (job.opts.attempts ?? 1) || isUnrecoverable(error)

@@ -8,6 +8,7 @@ import {
   type EventStoreOptions,
 } from './webhook-queue-store'
 import { whenConnected } from './when-connected'
+import { sessionOf } from './ordering/session-of'
 import { withTraceText } from './job-trace-context'
 
 /**
@@ -29,6 +30,7 @@ export function createBatchedEventStore(options: EventStoreOptions): BullmqEvent
     deduplicationTtlMs: options.dedupTtlSeconds * 1000,
     waitReplicas,
     waitTimeoutMs,
+    ordered: options.ordering === 'session',
   })
   const store: EventStore = webhookQueueStore({
     options,
@@ -41,7 +43,7 @@ export function createBatchedEventStore(options: EventStoreOptions): BullmqEvent
     waitReplicas,
     waitTimeoutMs,
     add: (event, json, jobId, trace) =>
-      adder.add(event.event, withTraceText(json, trace), jobId, event.webhookId),
+      adder.add(event.event, withTraceText(json, trace), jobId, event.webhookId, sessionOf(event, jobId)),
   })
   return { store, queue: opened.queue }
 }

@@ -2,6 +2,8 @@ import { Job, type Queue } from 'bullmq'
 import { Cluster } from 'ioredis'
 import { Packr } from 'msgpackr'
 import type { RedisConnection } from './create-redis-connection'
+import { registerArgs, REGISTER_IN_ADD_SCRIPT } from './ordering/register-on-enqueue'
+import type { EventPlace } from './ordering/session-of'
 import { MARKER_OF_JOB } from './queue-names'
 import { unconfirmedWrite } from './unconfirmed-write'
 import { whenConnected } from './when-connected'
@@ -25,21 +27,22 @@ const packer = new Packr({ useRecords: false, encodeUndefinedAsNil: true })
  * purpose and shared with the fallback (`addJobKeepingMarker`): the dedup marker holds `job:<jobId>`, not the
  * job id, so that removing the job leaves it.
  * KEYS: wait, paused, meta, id, completed, delayed, active, events, marker.
- * ARGV: key prefix, deduplication ttl, then per job: id, name, timestamp, deduplication id, data, options.
+ * ARGV: key prefix, deduplication ttl, then per job: id, name, timestamp, deduplication id, data, options; with
+ * `ordered`, also the session's key part and the event's score, for per-session ordering (`registerArgs`).
  */
-const ADD_STANDARD_JOBS = `
+const addStandardJobs = (ordered: boolean) => `
 local rcall = redis.call
 local prefix = ARGV[1]
 local ttl = tonumber(ARGV[2])
 local eventsKey = KEYS[8]
 local added = {}
-for i = 3, #ARGV, 6 do
+for i = 3, #ARGV, ${ordered ? 8 : 6} do
   local jobId = ARGV[i]
   local name = ARGV[i + 1]
   local timestamp = tonumber(ARGV[i + 2])
   local deduplicationId = ARGV[i + 3]
   local data = ARGV[i + 4]
-  local opts = cmsgpack.unpack(ARGV[i + 5])
+  local opts = cmsgpack.unpack(ARGV[i + 5])${ordered ? '\n  local sessionKey, score = ARGV[i + 6], ARGV[i + 7]' : ''}
   rcall("INCR", KEYS[4])
   -- getOrSetMaxEvents
   local maxEvents = rcall("HGET", KEYS[3], "opts.maxLenEvents")
@@ -79,7 +82,7 @@ for i = 3, #ARGV, 6 do
       rcall("LPUSH", target, jobId)
       if not pausedOrMaxed then rcall("ZADD", KEYS[9], 0, "0") end
       rcall("XADD", eventsKey, "MAXLEN", "~", maxEvents, "*", "event", "waiting", "jobId", jobId)
-      added[#added + 1] = jobId
+      added[#added + 1] = jobId${ordered ? REGISTER_IN_ADD_SCRIPT : ''}
     end
   end
 end
@@ -87,6 +90,7 @@ return added
 `
 
 const COMMAND = 'pfAddStandardJobs'
+const ORDERED_COMMAND = 'pfAddStandardJobsOrdered'
 
 export interface JobAdderOptions {
   connection: RedisConnection
@@ -100,6 +104,8 @@ export interface JobAdderOptions {
   waitTimeoutMs: number
   /** Most jobs in one script call. */
   maxBatch?: number
+  /** `WEBHOOK_ORDERING=session`: each stored event also joins its session's pending set, in the same script. */
+  ordered?: boolean
 }
 
 export interface JobAdder {
@@ -109,7 +115,7 @@ export interface JobAdder {
    * deduplication id was already taken, with the marker of the earlier delivery. Jobs added in one event-loop
    * turn go to Redis in one script call.
    */
-  add(name: string, data: string, jobId: string, deduplicationId: string): Promise<string>
+  add(name: string, data: string, jobId: string, deduplicationId: string, place?: EventPlace): Promise<string>
 }
 
 interface Pending {
@@ -119,6 +125,7 @@ interface Pending {
   deduplicationId: string
   data: string
   opts: Buffer
+  place: EventPlace | undefined
   resolve(jobId: string): void
   reject(error: unknown): void
 }
@@ -126,7 +133,7 @@ interface Pending {
 /**
  * `Queue.add` without its per-job costs (a Job object, the options merged one by one, one script call each,
  * BullMQ's Lua set-up): the options are prepared once from BullMQ's own `Job`, and every job of an event-loop
- * turn is added by `ADD_STANDARD_JOBS` in one EVALSHA, followed on the same connection by `WAIT` when replicas
+ * turn is added by `addStandardJobs` in one EVALSHA, followed on the same connection by `WAIT` when replicas
  * must confirm. A worker, ours or a plain BullMQ one, sees what `Queue.add` would have stored.
  */
 export function createJobAdder({
@@ -136,8 +143,11 @@ export function createJobAdder({
   waitReplicas,
   waitTimeoutMs,
   maxBatch = 256,
+  ordered = false,
 }: JobAdderOptions): JobAdder {
-  if (!(COMMAND in connection)) connection.defineCommand(COMMAND, { numberOfKeys: 9, lua: ADD_STANDARD_JOBS })
+  const command = ordered ? ORDERED_COMMAND : COMMAND
+  if (!(command in connection))
+    connection.defineCommand(command, { numberOfKeys: 9, lua: addStandardJobs(ordered) })
   const keys = queue.keys
   const scriptKeys = [
     keys.wait,
@@ -166,12 +176,14 @@ export function createJobAdder({
   }
   const send = (batch: Pending[]) => {
     const argv: (Buffer | string | number)[] = [keys[''] as string, deduplicationTtlMs]
-    for (const job of batch)
+    for (const job of batch) {
       argv.push(job.jobId, job.name, job.timestamp, job.deduplicationId, job.data, job.opts)
+      if (ordered) argv.push(...registerArgs(job.place))
+    }
     const pipeline = connection.pipeline() as unknown as Record<string, (...args: unknown[]) => unknown> & {
       exec(): Promise<[Error | null, unknown][] | null>
     }
-    pipeline[COMMAND]!(...scriptKeys, ...argv)
+    pipeline[command]!(...scriptKeys, ...argv)
     if (waitReplicas > 0) pipeline.wait!(waitReplicas, waitTimeoutMs)
     pipeline.exec().then(
       (results) => {
@@ -193,14 +205,24 @@ export function createJobAdder({
   }
 
   return {
-    add(name, data, jobId, deduplicationId) {
+    add(name, data, jobId, deduplicationId, place) {
       return new Promise<string>((resolve, reject) => {
         const opts = packer.pack({
           ...template,
           jobId,
           de: { id: deduplicationId, ttl: deduplicationTtlMs },
         })
-        const job = { jobId, name, timestamp: Date.now(), deduplicationId, data, opts, resolve, reject }
+        const job = {
+          jobId,
+          name,
+          timestamp: Date.now(),
+          deduplicationId,
+          data,
+          opts,
+          place,
+          resolve,
+          reject,
+        }
         if (pending.push(job) === 1) setImmediate(flush)
         else if (pending.length >= maxBatch) flush()
       })

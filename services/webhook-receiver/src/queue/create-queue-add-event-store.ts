@@ -1,5 +1,7 @@
 import { addJobKeepingMarker } from './add-job-keeping-marker'
 import type { EventStore } from './event-store'
+import { registerIfStored } from './ordering/register-if-stored'
+import { sessionOf } from './ordering/session-of'
 import { withTraceData } from './job-trace-context'
 import { unconfirmedWrite } from './unconfirmed-write'
 import {
@@ -29,10 +31,14 @@ export function createQueueAddEventStore(options: EventStoreOptions): BullmqEven
     waitReplicas,
     waitTimeoutMs,
     async add(event, _json, jobId, trace) {
-      const held = await addJobKeepingMarker(queue, event.event, withTraceData(event, trace), {
-        jobId,
-        deduplication: { id: event.webhookId, ttl },
-      })
+      const place = options.ordering === 'session' ? sessionOf(event, jobId) : undefined
+      const held = await addJobKeepingMarker(
+        queue,
+        event.event,
+        withTraceData(event, trace),
+        { jobId, deduplication: { id: event.webhookId, ttl } },
+        place && registerIfStored(queue, await client(), place, ttl),
+      )
       if (waitReplicas > 0) {
         const error = unconfirmedWrite(await (await client()).wait(waitReplicas, waitTimeoutMs), waitReplicas)
         if (error) throw error

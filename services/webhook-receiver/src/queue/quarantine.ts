@@ -2,6 +2,8 @@ import type { Queue } from 'bullmq'
 import { injectTraceContext } from '@pf/service-kit'
 import type { QuarantineEntry, QuarantineReason } from './event-store'
 import { addJobInTransaction } from './add-job-in-transaction'
+import { markReplayLate } from './ordering/mark-replay-late'
+import { sessionOf } from './ordering/session-of'
 import { withTraceData } from './job-trace-context'
 import type { RedisConnection } from './create-redis-connection'
 import { MARKER_OF_QUARANTINE } from './queue-names'
@@ -197,18 +199,23 @@ export async function readQuarantined(queue: Queue, id: string): Promise<Quarant
  * Hands a quarantined event to the worker: a job of its kind with the quarantine's id as job id (a second
  * release of the same event is BullMQ's duplicate, not a second job), added in one MULTI with the entry's
  * removal. No dedup option: the event's marker is already there, and stays. The job carries the active trace
- * context (the replay's span).
+ * context (the replay's span). With `ordering` (`WEBHOOK_ORDERING=session`), the job is also marked a replay in
+ * its session's state, so the worker hands it on as late.
  */
 export async function releaseQuarantined(
   queue: Queue,
   event: QuarantineSummary,
   data: object,
+  ordering?: { ttlMs: number },
 ): Promise<void> {
   const client = await queue.client
   if (!(RELEASE_COMMAND in client)) client.defineCommand(RELEASE_COMMAND, { numberOfKeys: 3, lua: RELEASE })
   const keys = quarantineKeys(queue)
   const traced = withTraceData(data, injectTraceContext())
-  await addJobInTransaction(queue, event.event ?? '', traced, { jobId: event.id }, (multi) =>
-    multi.runCommand(RELEASE_COMMAND, [keys.index, keys.entry(event.id), keys.bytes, event.id]),
-  )
+  const place = ordering && sessionOf(data, event.id)
+  const markLate = place && markReplayLate(queue, client, place, ordering.ttlMs)
+  await addJobInTransaction(queue, event.event ?? '', traced, { jobId: event.id }, (multi) => {
+    multi.runCommand(RELEASE_COMMAND, [keys.index, keys.entry(event.id), keys.bytes, event.id])
+    markLate?.(multi)
+  })
 }

@@ -10,6 +10,7 @@ import { defaultJobOptions, type JobSettings } from './default-job-options'
 import type { EventStore, QuarantineEntry, QuarantineOutcome } from './event-store'
 import { oldestWaitingAt } from './oldest-waiting-at'
 import { quarantineKeys, storeQuarantined } from './quarantine'
+import type { OrderingMode } from './ordering/ordering-mode'
 import { WEBHOOK_QUEUE_NAME } from './queue-names'
 import { describeRedisTarget, type RedisTarget } from './redis-target'
 
@@ -24,6 +25,8 @@ export interface EventStoreOptions extends JobSettings {
   quarantineMaxBytes: number
   /** Connection losses and recoveries are logged here; none when absent (tests). */
   logger?: Logger
+  /** `session`: each stored event joins its session's pending set in the same atomic write (`WEBHOOK_ORDERING`). */
+  ordering?: OrderingMode
 }
 
 /** An event store, and the BullMQ queue behind it (for the dashboard, the dead letters and tests). */
@@ -62,7 +65,7 @@ export interface StoreAround {
    * marker of an earlier delivery of its webhookId.
    */
   add(
-    event: { event: string; webhookId: string },
+    event: { event: string; webhookId: string; timestamp?: unknown; data?: unknown },
     json: string,
     jobId: string,
     trace: TraceCarrier,

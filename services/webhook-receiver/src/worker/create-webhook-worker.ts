@@ -32,6 +32,7 @@ export function createWebhookWorker({
         jobId: job.jobId,
         attempt: job.attempt,
         maxAttempts: job.maxAttempts,
+        late: job.late,
         // Both made on first use: a pino child costs more than a no-op handler, and most handlers never log.
         get logger() {
           return (bound ??= logger.child({ event: job.name, webhookId: job.webhookId, jobId: job.jobId }))

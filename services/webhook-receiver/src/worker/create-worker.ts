@@ -27,6 +27,7 @@ export function createWorker(
     ...config,
     connection,
     prefix: config.queuePrefix,
+    waitReplicas: config.redis.waitReplicas,
     handlers,
     logger,
     metrics: createWorkerMetrics(registry),

@@ -80,7 +80,7 @@ export async function deadLettersCommand(args: string[], loadConfig: () => DeadL
         'dead-letters.replay',
         { attributes: { 'pf.replay': one ?? '--all' } },
         (span) =>
-          withRedis(replayDeadLetters(queue, one)).then((report) => {
+          withRedis(replayDeadLetters(queue, one, config)).then((report) => {
             span.setAttributes({
               'pf.replayed': report.replayed.length,
               'pf.still_invalid': report.stillInvalid.length,

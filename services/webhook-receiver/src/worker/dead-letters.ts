@@ -5,6 +5,7 @@ import {
   readQuarantined,
   releaseQuarantined,
   type FailedJob,
+  type OrderingMode,
   type QuarantineReason,
   type QuarantineSummary,
   type WebhookQueue,
@@ -82,11 +83,15 @@ const parse = (json: string): unknown => {
  * is handed on, what still fails stays and is returned with its errors. A failed job is retried with a fresh
  * attempt budget; a quarantined event becomes a job, whatever its age (the operator's replay skips the age
  * check: it is how an event of the platform's manual replay, or from a skewed clock, is let in). Dedup markers
- * are untouched. Bodies are read one at a time.
+ * are untouched. Bodies are read one at a time. With `WEBHOOK_ORDERING=session` every replay is handed on late.
  */
 export async function replayDeadLetters(
   queue: WebhookQueue,
   id?: string,
+  {
+    ordering = 'off',
+    dedupTtlSeconds = 7 * 24 * 60 * 60,
+  }: { ordering?: OrderingMode; dedupTtlSeconds?: number } = {},
 ): Promise<{ replayed: DeadLetter[]; stillInvalid: StillInvalid[] }> {
   const replayed: DeadLetter[] = []
   const stillInvalid: StillInvalid[] = []
@@ -111,7 +116,12 @@ export async function replayDeadLetters(
     const checked = validateWebhookEvent(data)
     if (!checked.ok) stillInvalid.push({ ...letter, errors: checked.error })
     else {
-      await releaseQuarantined(queue, event, data as object)
+      await releaseQuarantined(
+        queue,
+        event,
+        data as object,
+        ordering === 'session' ? { ttlMs: dedupTtlSeconds * 1000 } : undefined,
+      )
       replayed.push(letter)
     }
   }

@@ -1,0 +1,27 @@
+import type { IRedisTransaction, Queue } from 'bullmq'
+import { sessionKeys } from './session-keys'
+import type { EventPlace } from './session-of'
+
+const COMMAND = 'pfMarkReplayLate'
+
+// KEYS[1] the session's state; ARGV: the job id, the state's time-to-live (ms).
+const MARK = `
+redis.call("HSET", KEYS[1], "late:" .. ARGV[1], 1)
+redis.call("PEXPIRE", KEYS[1], ARGV[2])
+return 1`
+
+/**
+ * For a quarantined event handed back by `pf-dead-letters replay` with `WEBHOOK_ORDERING=session`: in the MULTI
+ * that adds its job, the session learns that this job is a replay, which the worker hands on as late (as it
+ * does a failed job's replay, marked when it dead-lettered).
+ */
+export function markReplayLate(
+  queue: Queue,
+  client: { defineCommand(name: string, definition: { numberOfKeys: number; lua: string }): void },
+  place: EventPlace,
+  ttlMs: number,
+): (multi: IRedisTransaction) => void {
+  if (!(COMMAND in client)) client.defineCommand(COMMAND, { numberOfKeys: 1, lua: MARK })
+  const { state } = sessionKeys(`${queue.keys['']}`, place.sessionKey)
+  return (multi) => multi.runCommand(COMMAND, [state, place.jobId, ttlMs])
+}

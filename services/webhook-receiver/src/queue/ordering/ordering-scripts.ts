@@ -1,0 +1,166 @@
+/**
+ * The worker's side of per-session ordering, as Lua run atomically on the queue's slot.
+ * KEYS: the session's pending set and state hash, then the queue's delayed, wait, paused, meta, active, marker,
+ * events, completed (unused) and failed keys. ARGV: the queue's key prefix (`{pf}:webhooks:`), the state's
+ * time-to-live (the dedup TTL, ms), the job's id, its pending member; ACQUIRE also its score and lock token.
+ *
+ * The lease (`lease`: `<jobId> <token>`) counts only while that job still holds its BullMQ lock with that
+ * token: it lapses with the lock, so a killed worker's session is free exactly when BullMQ's stalled-job check
+ * hands the job on, and never before. Only the first pending event of a session (`head`) may take it.
+ */
+const COMMON = `
+local rcall = redis.call
+local pendingKey, stateKey = KEYS[1], KEYS[2]
+local delayedKey, waitKey, pausedKey, metaKey = KEYS[3], KEYS[4], KEYS[5], KEYS[6]
+local activeKey, markerKey, eventsKey, completedKey, failedKey = KEYS[7], KEYS[8], KEYS[9], KEYS[10], KEYS[11]
+local prefix, ttl, me, member = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
+
+local function jobIdOf(entry) return string.match(entry, ' (%S+)$') end
+local function webhookIdOf(entry) return string.match(entry, '^(.*) %S+$') or entry end
+
+local function keep()
+  rcall('PEXPIRE', pendingKey, ttl)
+  rcall('PEXPIRE', stateKey, ttl)
+end
+
+-- What a dead letter says it left behind: the session's events still pending (the first ten, and how many more).
+local function wentOnWithout()
+  local count = rcall('ZCARD', pendingKey)
+  if count == 0 then
+    return ' [per-session ordering: its session goes on without it; no later event of the session was waiting]'
+  end
+  local ids = {}
+  for _, entry in ipairs(rcall('ZRANGE', pendingKey, 0, 9)) do ids[#ids + 1] = webhookIdOf(entry) end
+  local more = ''
+  if count > 10 then more = ' and ' .. (count - 10) .. ' more' end
+  return ' [per-session ordering: its session goes on without it; events it held back, handed on now: '
+    .. table.concat(ids, ', ') .. more .. ']'
+end
+
+-- The job id in a lease (\`<jobId> <token>\`), while that job still holds its lock with the lease's token.
+local function holderOf(lease)
+  if not lease then return nil end
+  local id, token = string.match(lease, '^(%S+) (.*)$')
+  if id and rcall('GET', prefix .. id .. ':lock') == token then return id end
+  return nil
+end
+
+local function dropLease()
+  local lease = rcall('HGET', stateKey, 'lease')
+  if lease and string.sub(lease, 1, #me + 1) == me .. ' ' then rcall('HDEL', stateKey, 'lease') end
+end
+
+-- The first pending event's job id. Events whose job is gone (removed, or completed) are dropped; one that
+-- failed without this worker's last-attempt path (stalled too often) is a dead letter: noted there, marked late.
+-- A job is finished when its hash has \`finishedOn\` (BullMQ clears it when it retries a failed job).
+local function head()
+  for _ = 1, 100 do
+    local first = rcall('ZRANGE', pendingKey, 0, 0)[1]
+    if not first then return nil end
+    if first == member then return me end -- this job, which is running: there
+    local id = jobIdOf(first)
+    local jobKey = prefix .. id
+    local job = rcall('HMGET', jobKey, 'name', 'finishedOn')
+    if job[1] and not job[2] then return id end
+    rcall('ZREM', pendingKey, first)
+    if job[1] and rcall('ZSCORE', failedKey, id) then
+      rcall('HSET', stateKey, 'late:' .. id, 1)
+      rcall('HSET', jobKey, 'failedReason', (rcall('HGET', jobKey, 'failedReason') or '') .. wentOnWithout())
+    end
+  end
+  local first = rcall('ZRANGE', pendingKey, 0, 0)[1]
+  return first and jobIdOf(first)
+end
+
+-- BullMQ's promote (commands/promote-9.lua) for a job of priority 0, at the head of wait: it has waited its turn.
+local function promote(id)
+  if rcall('ZREM', delayedKey, id) == 0 then return end
+  local attributes = rcall('HMGET', metaKey, 'paused', 'concurrency')
+  local target, pausedOrMaxed = waitKey, false
+  if attributes[1] then
+    target, pausedOrMaxed = pausedKey, true
+  elseif attributes[2] then
+    pausedOrMaxed = rcall('LLEN', activeKey) >= tonumber(attributes[2])
+  end
+  rcall('RPUSH', target, id)
+  if not pausedOrMaxed then rcall('ZADD', markerKey, 0, '0') end
+  rcall('XADD', eventsKey, '*', 'event', 'waiting', 'jobId', id, 'prev', 'delayed')
+  rcall('HSET', prefix .. id, 'delay', 0)
+end
+
+-- The next event of the session goes on, if it was parked waiting for its turn.
+local function handOnNext()
+  local nextId = head()
+  if nextId and rcall('HDEL', stateKey, 'park:' .. nextId) == 1 then promote(nextId) end
+end
+`
+
+/**
+ * The job may run when no other job holds the session and it is the first pending event: it takes the lease,
+ * and learns whether it is late (older than an event already handed on, or a dead letter replayed). Otherwise
+ * it is marked parked (`park:<id>`), and the caller moves it to delayed. A job the receiver did not register
+ * (a replay, a receiver with ordering off) joins the pending set here.
+ * Returns {'go', newest} | {'late', newest} | {'wait'}.
+ */
+export const ACQUIRE =
+  COMMON +
+  `
+local score, token = ARGV[5], ARGV[6]
+if rcall('ZADD', pendingKey, 'NX', score, member) == 1 then rcall('PEXPIRE', pendingKey, ttl) end
+local state = rcall('HMGET', stateKey, 'lease', 'newest', 'late:' .. me)
+local holder = holderOf(state[1])
+if (holder and holder ~= me) or head() ~= me then
+  rcall('HSET', stateKey, 'park:' .. me, 1)
+  rcall('PEXPIRE', stateKey, ttl)
+  return {'wait'}
+end
+local newest = state[2]
+local late = state[3] or (newest and tonumber(score) < tonumber(newest))
+if not newest or tonumber(score) > tonumber(newest) then newest = score end
+rcall('HSET', stateKey, 'lease', me .. ' ' .. token, 'newest', newest)
+rcall('HDEL', stateKey, 'park:' .. me, 'late:' .. me)
+rcall('PEXPIRE', stateKey, ttl)
+if late then return {'late', newest} end
+return {'go', newest}`
+
+/**
+ * Run after the job was moved to delayed: if its turn came meanwhile (the holder finished between ACQUIRE and
+ * the move, and found it not yet delayed), it goes back to wait now rather than after its parking delay.
+ */
+export const PARKED =
+  COMMON +
+  `
+if not holderOf(rcall('HGET', stateKey, 'lease')) and head() == me then
+  rcall('HDEL', stateKey, 'park:' .. me)
+  promote(me)
+  return 1
+end
+return 0`
+
+/**
+ * The job's handler succeeded: it leaves the session, which hands on its next event. Both keys already expire
+ * (the enqueue and ACQUIRE set their time-to-live); this only removes.
+ */
+export const RELEASE =
+  COMMON +
+  `
+rcall('ZREM', pendingKey, member)
+dropLease()
+handOnNext()
+return 1`
+
+/**
+ * The job's last attempt failed: it leaves the session (a later replay of it is late), the session goes on,
+ * and the note of what went on without it is returned for the dead letter.
+ */
+export const DEAD =
+  COMMON +
+  `
+rcall('ZREM', pendingKey, member)
+dropLease()
+rcall('HSET', stateKey, 'late:' .. me, 1)
+head()
+local note = wentOnWithout()
+handOnNext()
+keep()
+return note`

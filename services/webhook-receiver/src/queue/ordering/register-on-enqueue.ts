@@ -1,0 +1,19 @@
+import { PENDING_SUFFIX } from './session-keys'
+import type { EventPlace } from './session-of'
+
+/**
+ * Lua for the batched enqueue (`createJobAdder`), run right after a job is stored, in the same script: the event
+ * joins its session's pending set. In scope: `prefix` (the queue's key prefix), `ttl` (the dedup TTL, ms),
+ * `deduplicationId` (the webhookId), `jobId`, and `sessionKey`, `score` (empty for an event without a session).
+ */
+export const REGISTER_IN_ADD_SCRIPT = `
+      if sessionKey ~= "" then
+        local pendingKey = prefix .. "ordering:" .. sessionKey .. "${PENDING_SUFFIX}"
+        rcall("ZADD", pendingKey, score, deduplicationId .. " " .. jobId)
+        rcall("PEXPIRE", pendingKey, ttl)
+      end`
+
+/** The per-job values the batched script reads: the session's key part and the score, or two empty strings. */
+export function registerArgs(place: EventPlace | undefined): [string, number | string] {
+  return place ? [place.sessionKey, place.score] : ['', '']
+}
