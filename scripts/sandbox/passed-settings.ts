@@ -16,11 +16,13 @@ export const PASSED_SETTINGS: (string | RegExp)[] = [
   'WEBHOOK_JOB_BACKOFF_MS',
   /^WORKER_/,
   'WEBHOOK_ONCE_TTL_SECONDS',
+  // The receiver, the worker and dead-letters must agree on it: each reads it.
+  'WEBHOOK_ORDERING',
 ]
 
 /** The allow-list as the banner and `--help` say it. */
 export const PASSED_SETTINGS_TEXT =
-  'OTEL_*, LOG_LEVEL, PROVIDER_DATA_DIR, SANCTIONS_SOURCES/_REFRESH_INTERVAL/_LOAD_TIMEOUT_MS/_MAX_BYTES, WEBHOOK_JOB_ATTEMPTS/_BACKOFF_MS, WORKER_*, WEBHOOK_ONCE_TTL_SECONDS'
+  'OTEL_*, LOG_LEVEL, PROVIDER_DATA_DIR, SANCTIONS_SOURCES/_REFRESH_INTERVAL/_LOAD_TIMEOUT_MS/_MAX_BYTES, WEBHOOK_JOB_ATTEMPTS/_BACKOFF_MS, WORKER_*, WEBHOOK_ONCE_TTL_SECONDS, WEBHOOK_ORDERING'
 
 /** The allowed settings set (not empty) in `env`, by name. */
 export function passedSettings(env: NodeJS.ProcessEnv): Record<string, string> {
