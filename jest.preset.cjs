@@ -6,7 +6,7 @@ const root = __dirname
 // A hang guard, not a budget (guide: count, don't time). Jest reads it from the top-level config: the root
 // one for `pnpm test`, a package's own when it runs alone.
 const TEST_TIMEOUT_MS = 120_000
-const libraries = ['signing', 'schemas', 'idp-clients', 'testkit', 'service-kit']
+const libraries = ['signing', 'schemas', 'idp-clients', 'testkit', 'service-kit', 'provider-kit']
 
 /** @param {string} dir the package or service folder */
 module.exports = function preset(dir) {
