@@ -76,6 +76,13 @@ async function counted(results: readonly unknown[] | AsyncIterable<unknown>) {
   return { records: records(), state, close: async () => void (await iterator.return?.()) }
 }
 
+/** Every record of a stream, for an inline answer (Node 20 has no `Array.fromAsync`). */
+async function readAll(records: AsyncIterable<unknown>): Promise<unknown[]> {
+  const all: unknown[] = []
+  for await (const record of records) all.push(record)
+  return all
+}
+
 /**
  * A recovery conflict on a replica (SQLSTATE 40001, "canceling statement due to conflict with recovery")
  * cancels a long delivery cursor: the delivery is run once more (PostgreSQL docs, "Hot Standby", 27.4.2).
@@ -99,12 +106,17 @@ async function searchAndDeliver(
     try {
       // Called in this turn of the event loop (inSpan runs it at once): see the search router.
       const outcome = await inSpan('provider.search', {}, (span) => search({ mechanism, signal, span }))
-      if (mechanism === 'inline')
+      if (mechanism === 'inline') {
+        // An inline answer holds its records: a streamed result is read whole here (an endpoint bounds it).
+        const results = Array.isArray(outcome.results)
+          ? (outcome.results as readonly unknown[])
+          : await readAll(outcome.results as AsyncIterable<unknown>)
         return {
-          outcome,
-          recordCount: (outcome.results as unknown[]).length,
+          outcome: { ...outcome, results },
+          recordCount: results.length,
           delivery: { mechanism, reference: null, statusCode: null },
         }
+      }
       const { records, state, close } = await counted(outcome.results)
       stage.name = 'delivery'
       try {
