@@ -71,7 +71,7 @@ export default tseslint.config(
             oneIdentityProvider,
             ...['axios', '@aws-sdk/lib-storage', 'ipaddr.js', '@pf/signing'].map((name) => ({
               name,
-              message: 'The protocol (deliveries, callbacks, outbound safety) is @pf/provider-kit\'s.',
+              message: "The protocol (deliveries, callbacks, outbound safety) is @pf/provider-kit's.",
             })),
           ],
           patterns: [packageSources, otherServices],
