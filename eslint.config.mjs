@@ -60,6 +60,26 @@ export default tseslint.config(
     },
   },
   {
+    // Interface A's protocol lives in @pf/provider-kit (issue 37): the provider's src/ holds its data and its two
+    // endpoints, never the pieces the protocol is built of.
+    files: ['services/provider/src/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            oneIdentityProvider,
+            ...['axios', '@aws-sdk/lib-storage', 'ipaddr.js', '@pf/signing'].map((name) => ({
+              name,
+              message: "The protocol (deliveries, callbacks, outbound safety) is @pf/provider-kit's.",
+            })),
+          ],
+          patterns: [packageSources, otherServices],
+        },
+      ],
+    },
+  },
+  {
     // The receiver's rooms: receiver/ and worker/ reach the queue through queue/index.ts only, and never BullMQ,
     // ioredis or bull-board themselves (services/webhook-receiver/README.md#layout).
     files: ['services/webhook-receiver/src/receiver/**/*.ts', 'services/webhook-receiver/src/worker/**/*.ts'],

@@ -7,7 +7,7 @@ const root = __dirname
 // on a loaded 2-core machine while a hung one still ends well inside CI's 15 minutes. Jest reads it from the
 // top-level config: the root one for `pnpm test`, a package's own when it runs alone.
 const TEST_TIMEOUT_MS = 300_000
-const libraries = ['signing', 'schemas', 'idp-clients', 'testkit', 'service-kit']
+const libraries = ['signing', 'schemas', 'idp-clients', 'testkit', 'service-kit', 'provider-kit']
 
 /** @param {string} dir the package or service folder */
 module.exports = function preset(dir) {

@@ -1,5 +1,14 @@
 import { execFileSync } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createCleanup, startServiceProcess } from '@pf/testkit'
@@ -10,7 +19,7 @@ import { startRedis } from '@pf/testkit/redis'
 // tarballs, installed from those into a fresh TypeScript project, compiled with `skipLibCheck: false` (so
 // every .d.ts must resolve with only the declared dependencies) and run, as ESM and as CommonJS.
 const root = join(__dirname, '..')
-const libraries = ['signing', 'schemas', 'idp-clients', 'testkit']
+const libraries = ['signing', 'schemas', 'idp-clients', 'testkit', 'provider-kit']
 const testkitSubpaths = ['redis', 's3', 'emulators', 'platform', 'openapi']
 
 const run = (command: string, args: string[], cwd: string) =>
@@ -21,6 +30,7 @@ const probes: Record<string, string> = {
   '@pf/signing': 'signWebhook',
   '@pf/schemas': 'defineHandlers',
   '@pf/idp-clients': 'createRealmClient',
+  '@pf/provider-kit': 'createProvider',
   '@pf/testkit': 'loadTestVectors',
   '@pf/testkit/redis': 'startRedis',
   '@pf/testkit/emulators': 'startKeycloakEmulator',
@@ -37,13 +47,19 @@ const ESM = `${Object.entries(probes)
 import type { StartS3ServerOptions } from '@pf/testkit/s3'
 import type { IdentityProvider, IdentityProviderSettings, JwtClaims, MarketplaceUser } from '@pf/idp-clients'
 import type { WebhookHandlers } from '@pf/schemas'
+import type { EndpointDefinition, SearchContext } from '@pf/provider-kit'
 
 const handlers: WebhookHandlers = { 'session.created': async (event) => void event.data.sessionId }
 const user: MarketplaceUser = { userId: 'u', orgId: 'o', applicationId: 'a' }
 const claims: JwtClaims = { sub: user.userId }
 const s3: StartS3ServerOptions = { buckets: [] }
 const revoke = (idp: IdentityProvider, settings: IdentityProviderSettings) => idp.revoke(settings.style)
-void [handlers, claims, s3, revoke]
+const endpoint: EndpointDefinition<{ plate: string }, { plate: string }> = {
+  name: 'vehicles',
+  parameters: { type: 'object', required: ['plate'] },
+  search: ({ plate }, context: SearchContext) => (context.signal.aborted ? [] : [{ plate }]),
+}
+void [handlers, claims, s3, revoke, endpoint]
 console.log([${Object.keys(probes)
   .map((_, i) => `typeof p${i}`)
   .join(', ')}].join(' '))
@@ -182,6 +198,17 @@ exports.handlers = defineHandlers({
   } finally {
     await cleanup.run()
   }
+})
+
+it('the "serve your own data" example passes its own tests on the packed @pf/provider-kit', () => {
+  // The example as a team has it (examples/serve-your-own-data, outside the workspace): its files beside the
+  // consumer project, so it resolves @pf/provider-kit from the tarball installed there, as from the registry.
+  const example = join(project, 'serve-your-own-data')
+  cpSync(join(root, 'examples', 'serve-your-own-data'), example, {
+    recursive: true,
+    filter: (source) => !/[\\/](node_modules|tarballs)$/.test(source),
+  })
+  expect(() => run(process.execPath, ['--test', 'test/'], example)).not.toThrow()
 })
 
 it("require('@pf/testkit') loads no server, SDK or JWT library (those live in its subpath entries)", () => {

@@ -124,7 +124,9 @@ export async function runDoctor<C>(
       say(`ok    ${check.name}${found ? `  ${found}` : ''}`)
     } catch (error) {
       healthy = false
-      const fix = error instanceof DoctorProblem && error.fix ? ` (fix: ${error.fix})` : ''
+      // Read by shape, not class: a library bundling its own copy of this file (@pf/provider-kit) throws its own.
+      const given = (error as { fix?: unknown } | null)?.fix
+      const fix = typeof given === 'string' && given ? ` (fix: ${given})` : ''
       say(`FAIL  ${check.name}: ${(error as Error).message}${fix}`)
     }
   }

@@ -1,5 +1,5 @@
 import { join } from 'node:path'
-import { DEFAULT_DELIVERY_TIMEOUT_MS } from './core/run-query'
+import { DEFAULT_DELIVERY_TIMEOUT_MS } from '@pf/provider-kit'
 import { DEFAULT_MIN_SHARE } from './lists/check-list-counts'
 import { DEFAULT_MAX_NAME_LENGTH, MIN_NAME_LENGTH } from './lists/cut-long-names'
 import { DEMO_API_KEY } from '@pf/schemas'

@@ -1,15 +1,14 @@
-import { HeadBucketCommand, type S3Client } from '@aws-sdk/client-s3'
+import type { S3Client } from '@aws-sdk/client-s3'
 import type { Express } from 'express'
 import type { Registry } from 'prom-client'
+import { createProvider as createKitProvider } from '@pf/provider-kit'
 import { createMetricsRegistry, type Logger, type RunnableService } from '@pf/service-kit'
-import { createOutboundClient } from './adapters/create-outbound-client'
-import { createQueryPorts } from './adapters/create-query-ports'
-import { createS3Client } from './adapters/create-s3-client'
 import type { CompanyStore } from './companies/company-store'
 import type { ProviderConfig } from './config'
-import { createApp } from './create-app'
 import { loadDatasets } from './datasets/load-datasets'
-import { createProviderMetrics } from './metrics'
+import { companiesEndpoint } from './endpoints/companies-endpoint'
+import { sanctionsEndpoint } from './endpoints/sanctions-endpoint'
+import { createListMetrics } from './list-metrics'
 import type { ListInfo, RefreshOutcome, SanctionsLists } from './lists/sanctions-lists'
 import { SearchEngine } from './search-engine'
 
@@ -39,38 +38,46 @@ export interface ProviderAdapters {
   companies?: CompanyStore
 }
 
-/** The whole provider from its configuration: datasets and indexes, S3 and HTTP adapters, metrics, app. */
+/**
+ * The whole provider from its configuration: datasets and indexes, the two endpoints and `GET /api/lists` on
+ * the kit (which does the protocol: checks, deliveries, callbacks, outbound safety, ops routes), list metrics.
+ */
 export function createProvider(
   config: ProviderConfig,
   { logger, registry, engine, s3, lists, companies }: ProviderAdapters,
 ): Provider {
   const search = engine ?? buildEngine(config.dataDir, logger, lists, companies)
-  // Credentials come from the SDK's own chain (AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY, profiles, roles).
-  const store = s3 ?? createS3Client({ ...config.s3, timeoutMs: config.outbound.timeoutMs })
   const metricsRegistry = registry ?? createMetricsRegistry('pf_provider')
-  const metrics = createProviderMetrics(metricsRegistry, () => search.lists.current().lists)
-  const ready = async () => {
-    await Promise.all([
-      store.send(new HeadBucketCommand({ Bucket: config.s3.defaultBucket })),
-      search.companies.ready(),
-    ])
-  }
-  const ports = createQueryPorts({
-    s3: store,
-    http: createOutboundClient(config.outbound),
-    defaultBucket: config.s3.defaultBucket,
-    outbound: config.outbound,
+  const metrics = createListMetrics(metricsRegistry, () => search.lists.current().lists)
+  const kit = createKitProvider({
+    endpoints: [
+      companiesEndpoint(search, { maxDeliveryRecords: config.delivery?.maxRecords }),
+      sanctionsEndpoint(search),
+    ],
+    apiKeys: config.apiKeys,
     logger,
-  })
-  const app = createApp({
-    config,
-    deps: {
-      engine: search,
-      ports,
-      ready,
-      logger,
-      registry: metricsRegistry,
-      metrics,
+    registry: metricsRegistry,
+    // Without a client, the kit makes one; credentials from the SDK's own chain (AWS_ACCESS_KEY_ID /
+    // AWS_SECRET_ACCESS_KEY, profiles, roles).
+    s3: { ...config.s3, client: s3, allowedBuckets: config.allowedBuckets },
+    outbound: { ...config.outbound, allowPrivateSetting: 'OUTBOUND_ALLOW_PRIVATE' },
+    delivery: { timeoutMs: config.delivery?.timeoutMs },
+    maxBodyBytes: config.maxBodyBytes,
+    searchTimeoutMs: config.searchBudgetMs,
+    ops: config.ops,
+    ready: () => search.companies.ready(),
+    routes: (router) => {
+      // What the screening runs on: per list its name, source, records, content hash, load time and names cut;
+      // the last refresh, with the lists it refused for their counts. Behind the API key: /ready and /health
+      // say only their status.
+      router.get('/lists', (_req, res) => {
+        const { lastRefresh } = search.lists
+        const refused = lastRefresh?.refused ? { refused: lastRefresh.refused } : {}
+        res.json({
+          lists: search.lists.current().lists,
+          lastRefresh: lastRefresh ? { ok: lastRefresh.ok, at: lastRefresh.at, ...refused } : null,
+        })
+      })
     },
   })
   const refreshLists = async () => {
@@ -80,15 +87,15 @@ export function createProvider(
   }
   const schedule = refreshSchedule(refreshLists, config.sanctions.refreshIntervalMs)
   return {
-    app,
+    app: kit.app,
     registry: metricsRegistry,
-    ready,
+    ready: kit.ready,
     start: async () => schedule.start(),
     refreshLists,
     lists: () => search.lists.current().lists,
     close: async () => {
       schedule.stop()
-      if (!s3) store.destroy()
+      await kit.close()
       await search.companies.close()
     },
   }

@@ -1,4 +1,22 @@
-import { checkQuery, type QueryCheck, type QueryRules } from '../src/core/check-query'
+import { checkQuery as checkWith, type QueryCheck, type QueryRules as KitRules } from '@pf/provider-kit'
+import type { SanctionsParameters } from '@pf/schemas'
+import { COMPANIES } from '../src/endpoints/companies-endpoint'
+import { sanctionsProblem, SANCTIONS, type ListNames } from '../src/endpoints/sanctions-endpoint'
+
+// The kit checks a query against an endpoint's definition; the provider's two, with the list names in use.
+type QueryRules = KitRules & { listNames?: ListNames }
+const checkQuery = (
+  endpoint: 'companies' | 'sanctions',
+  body: unknown,
+  { listNames, ...rules }: QueryRules,
+) =>
+  endpoint === 'companies'
+    ? checkWith(COMPANIES, body, rules)
+    : checkWith(
+        { ...SANCTIONS, check: (parameters: SanctionsParameters) => sanctionsProblem(parameters, listNames) },
+        body,
+        rules,
+      )
 
 // The rules a query meets before any work, without a socket: the HTTP suites (provider-api, hostile-envelopes,
 // routes-in-process) check the same refusals as answers.

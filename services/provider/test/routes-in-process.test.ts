@@ -5,7 +5,7 @@ import {
   DEFAULT_OPS_SETTINGS,
   DEFAULT_SERVER_LIMITS,
 } from '@pf/service-kit'
-import { createS3Client } from '../src/adapters/create-s3-client'
+import { createS3Client } from '@pf/provider-kit'
 import { SAMPLE_DATA_DIR } from '../src/config'
 import { createProvider } from '../src/create-provider'
 

@@ -1,32 +1,17 @@
 // `node dist/doctor.js`: checks the provider's configuration without serving; exit 1 on any failure.
 // The AWS SDK's notice that its 2027 releases need Node 22 is not a finding of this configuration.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true'
-import { HeadBucketCommand } from '@aws-sdk/client-s3'
-import { createLogger, DoctorProblem, redactUrl, runDoctorCommand, type DoctorCheck } from '@pf/service-kit'
-import { createS3Client } from '../adapters/create-s3-client'
+import { providerChecks } from '@pf/provider-kit'
+import { createLogger, redactUrl, runDoctorCommand, type DoctorCheck } from '@pf/service-kit'
 import { loadProviderConfig, type ProviderConfig } from '../config'
 import { listLoadOptions } from '../lists/load-configured-lists'
 import { SanctionsLists } from '../lists/sanctions-lists'
 
 const checks = (config: ProviderConfig): DoctorCheck[] => [
-  {
-    name: `S3 bucket ${config.s3.defaultBucket}`,
-    needs: ['S3_*', 'AWS_*'],
-    run: async () => {
-      const s3 = createS3Client({ ...config.s3, timeoutMs: 4000 })
-      try {
-        await s3.send(new HeadBucketCommand({ Bucket: config.s3.defaultBucket }))
-        return `exists at ${config.s3.endpoint ? redactUrl(config.s3.endpoint) : 'AWS'}`
-      } catch (error) {
-        throw new DoctorProblem(
-          `${(error as Error).name}: ${(error as Error).message || 'no such bucket, or no access'}`,
-          'create the bucket, or set S3_DEFAULT_BUCKET, S3_ENDPOINT and the credentials',
-        )
-      } finally {
-        s3.destroy()
-      }
-    },
-  },
+  ...providerChecks({
+    s3: config.s3,
+    s3Settings: 'S3_DEFAULT_BUCKET, S3_ENDPOINT and the credentials',
+  }).map((check) => ({ ...check, needs: ['S3_*', 'AWS_*'] })),
   ...(config.sanctions.sources ?? []).map((source) => ({
     name: `list source ${redactUrl(source)}`,
     needs: ['SANCTIONS_*'],

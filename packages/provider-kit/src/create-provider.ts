@@ -1,0 +1,162 @@
+import { HeadBucketCommand, type S3Client } from '@aws-sdk/client-s3'
+import express, { Router, type Express } from 'express'
+import type { Logger } from 'pino'
+import type { Registry } from 'prom-client'
+import {
+  createErrorHandler,
+  createMetricsRegistry,
+  createOpsRouter,
+  DEFAULT_OPS_SETTINGS,
+  openApiRoute,
+  type OpsSettings,
+} from '@pf/service-kit'
+import { createOutboundClient } from './create-outbound-client'
+import { createQueryPorts } from './create-query-ports'
+import { createS3Client } from './create-s3-client'
+import { createSearchRouter } from './create-search-router'
+import type { EndpointDefinition } from './define-endpoint'
+import { PROVIDER_HTTP_STATUS } from './http-status'
+import { buildProviderOpenApi } from './openapi-document'
+import { createQueryMetrics } from './query-metrics'
+import { requireApiKey } from './require-api-key'
+import { DEFAULT_DELIVERY_TIMEOUT_MS } from './run-query'
+
+export interface ProviderOptions {
+  /** The search endpoints (`defineEndpoint`). */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each endpoint has its own parameters and records
+  endpoints: readonly EndpointDefinition<any, any>[]
+  /** Keys accepted in `X-PF-Api-Key`, compared in constant time; several during a rotation. */
+  apiKeys: readonly string[]
+  logger: Logger
+  /**
+   * Object delivery (`pf_s3_sync`): the default bucket, the buckets a query may name (unset: any), and the
+   * store: a `client`, or an S3-compatible `endpoint` (path-style) with `region` and `credentials` (unset:
+   * the AWS SDK's own chain).
+   */
+  s3: {
+    defaultBucket: string
+    allowedBuckets?: readonly string[]
+    client?: S3Client
+    endpoint?: string
+    region?: string
+    credentials?: { accessKeyId: string; secretAccessKey: string }
+  }
+  /**
+   * Callbacks and webhook deliveries: private targets (loopback, private, link-local) are refused unless
+   * `allowPrivate` (local development and tests only; `allowPrivateSetting` names the setting in the log line
+   * of that refusal); ports outside `allowedPorts` (unset: any) are refused; each request's time-out.
+   */
+  outbound?: {
+    allowPrivate?: boolean
+    allowPrivateSetting?: string
+    allowedPorts?: readonly number[]
+    timeoutMs?: number
+  }
+  /** The whole-delivery limit of `pf_s3_sync` and `webhook` deliveries (default ten minutes). */
+  delivery?: { timeoutMs?: number }
+  /** Largest request body (default 256 KiB): past it, 413 `{error}`. */
+  maxBodyBytes?: number
+  /** A search's `deadline`: this long after its query arrived (default 2000). */
+  searchTimeoutMs?: number
+  /** Where the metrics go (default: a registry of its own, with Node's metrics prefixed `pf_provider_`). */
+  registry?: Registry
+  /** Extra routes behind the same API key and body limit, under `/api` (`router.get('/lists')`: `GET /api/lists`). */
+  routes?(router: Router): void
+  /** What else `/ready` waits for, beside the default bucket. */
+  ready?(): Promise<unknown>
+  /** `/ready`'s cache, and a port of its own for `/metrics` (then not served here). */
+  ops?: OpsSettings
+  /** The OpenAPI document's title, version and description. */
+  openApi?: { title?: string; version?: string; description?: string }
+}
+
+/** A provider as `serveProvider` runs it. */
+export interface Provider {
+  app: Express
+  registry: Registry
+  /** The OpenAPI document served at `/openapi.json`. */
+  openApi: Record<string, unknown>
+  /** Resolves when the default bucket (and `options.ready`) answer. */
+  ready(): Promise<void>
+  start(): Promise<void>
+  /** Releases the S3 client the kit made (one given in `s3.client` is the caller's). */
+  close(): Promise<void>
+}
+
+/**
+ * Interface A around the given endpoints: `POST` on each endpoint's path behind `X-PF-Api-Key` (envelope and
+ * parameters checks, search, delivery inline / `pf_s3_sync` / `webhook`, the signed callback before the answer,
+ * the failed path), the extra `routes` behind the same key, `/health` (no key), `/ready`, `/metrics`,
+ * `/openapi.json`, and a JSON 404. Reads no environment: every setting is an option.
+ */
+export function createProvider(options: ProviderOptions): Provider {
+  const { endpoints, apiKeys, logger, s3: s3Options, outbound = {}, ops = DEFAULT_OPS_SETTINGS } = options
+  const names = endpoints.map((endpoint) => endpoint.name)
+  const twice = names.find((name, i) => names.indexOf(name) !== i)
+  if (twice) throw new TypeError(`two endpoints are named "${twice}"`)
+  if (apiKeys.length === 0 || apiKeys.some((key) => !key)) throw new TypeError('apiKeys must hold a key')
+  const timeoutMs = outbound.timeoutMs ?? 10_000
+  const allowPrivate = outbound.allowPrivate ?? false
+  const s3 =
+    s3Options.client ??
+    createS3Client({
+      endpoint: s3Options.endpoint,
+      region: s3Options.region ?? 'us-east-1',
+      credentials: s3Options.credentials,
+      timeoutMs,
+    })
+  const registry = options.registry ?? createMetricsRegistry('pf_provider')
+  const openApi = buildProviderOpenApi({ endpoints, ...options.openApi })
+  const ready = async () => {
+    await Promise.all([
+      s3.send(new HeadBucketCommand({ Bucket: s3Options.defaultBucket })),
+      options.ready?.(),
+    ])
+  }
+  const ports = createQueryPorts({
+    s3,
+    http: createOutboundClient({ allowPrivate, timeoutMs }),
+    defaultBucket: s3Options.defaultBucket,
+    outbound: { allowPrivate, timeoutMs, allowedPorts: outbound.allowedPorts },
+    logger,
+  })
+  const app = express()
+  app.disable('x-powered-by')
+  app.use(createOpsRouter({ registry, ready, logger, ops }))
+  app.get('/openapi.json', openApiRoute(openApi))
+  app.use('/api', requireApiKey(apiKeys), express.json({ limit: options.maxBodyBytes ?? 256 * 1024 }))
+  if (options.routes) {
+    // Mounted on /api, after the key check and the body limit: `router.get('/lists')` is `GET /api/lists`.
+    const router = Router()
+    options.routes(router)
+    app.use('/api', router)
+  }
+  app.use(
+    createSearchRouter({
+      endpoints,
+      allowPrivate,
+      allowedPorts: outbound.allowedPorts,
+      allowPrivateSetting: outbound.allowPrivateSetting ?? 'outbound.allowPrivate',
+      s3: { defaultBucket: s3Options.defaultBucket, allowedBuckets: s3Options.allowedBuckets },
+      searchTimeoutMs: options.searchTimeoutMs ?? 2000,
+      deliveryTimeoutMs: options.delivery?.timeoutMs ?? DEFAULT_DELIVERY_TIMEOUT_MS,
+      ports,
+      logger,
+      metrics: createQueryMetrics(registry),
+    }),
+  )
+  app.use((_req, res) => {
+    res.status(404).json({ error: 'not found' })
+  })
+  app.use(createErrorHandler({ logger, table: PROVIDER_HTTP_STATUS }))
+  return {
+    app,
+    registry,
+    openApi,
+    ready,
+    start: async () => {},
+    close: async () => {
+      if (!s3Options.client) s3.destroy()
+    },
+  }
+}
