@@ -27,6 +27,7 @@ export interface StartServiceProcessOptions {
   cwd?: string
   /** The `msg` of the log line that means "ready". */
   readyMessage: string
+  /** Longest wait for `readyMessage` (default 120 000 ms). */
   timeoutMs?: number
   /** Called with every log line as it comes (parsed like `logs`). */
   onLog?: (line: Record<string, unknown>) => void
@@ -51,7 +52,9 @@ export function startServiceProcess({
   env = {},
   cwd,
   readyMessage,
-  timeoutMs = 15_000,
+  // A hang guard: a loaded 2-core machine (CI, parallel test files) can take far longer than 15 s to start a
+  // service, and a child that exits first rejects at once anyway.
+  timeoutMs = 120_000,
   onLog,
   exitWithParent = true,
 }: StartServiceProcessOptions): Promise<ServiceProcess> {
