@@ -11,7 +11,7 @@ import {
 } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createCleanup, startServiceProcess } from '@pf/testkit'
+import { createCleanup, freePort, startServiceProcess } from '@pf/testkit'
 import { createWebhookEvent, deliverWebhook } from '@pf/testkit/platform'
 import { startRedis } from '@pf/testkit/redis'
 
@@ -209,6 +209,43 @@ it('the "serve your own data" example passes its own tests on the packed @pf/pro
     filter: (source) => !/[\\/](node_modules|tarballs)$/.test(source),
   })
   expect(() => run(process.execPath, ['--test', 'test/'], example)).not.toThrow()
+})
+
+it('the example, written only against the packed kit, passes the packed pf-sim conformance provider (issue 37)', async () => {
+  const example = join(project, 'serve-your-own-data')
+  // The suite serves S3 on this port during its run; the example is told so at start, as a team would do.
+  const s3Endpoint = `http://127.0.0.1:${await freePort()}`
+  const provider = await startServiceProcess({
+    entry: join(example, 'src', 'main.mjs'),
+    env: {
+      PATH: process.env.PATH,
+      PORT: '0',
+      PF_API_KEY: 'example-api-key',
+      S3_ENDPOINT: s3Endpoint,
+      AWS_ACCESS_KEY_ID: 'S3RVER',
+      AWS_SECRET_ACCESS_KEY: 'S3RVER',
+      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+      OUTBOUND_ALLOW_PRIVATE: 'true',
+    },
+    readyMessage: 'vehicles provider listening',
+  })
+  try {
+    const pfSim = join(project, 'node_modules', '@pf', 'testkit', 'bin', 'pf-sim.cjs')
+    const args = ['conformance', 'provider', '--url', provider.readyLine.url as string]
+    args.push(
+      '--api-key',
+      'example-api-key',
+      '--endpoint',
+      'vehicles',
+      '--parameters',
+      '{"make":"Volkswagen"}',
+    )
+    const report = run(process.execPath, [pfSim, ...args, '--s3-endpoint', s3Endpoint], project)
+    expect(report.split('\n').filter((line) => line.startsWith('FAIL '))).toEqual([])
+    expect(report).toMatch(/\n\d+ passed, 0 failed, \d+ not checked \(of \d+ rules\)$/)
+  } finally {
+    await provider.stop()
+  }
 })
 
 it("require('@pf/testkit') loads no server, SDK or JWT library (those live in its subpath entries)", () => {
