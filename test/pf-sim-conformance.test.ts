@@ -1,4 +1,3 @@
-import { execFile } from 'node:child_process'
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -6,23 +5,13 @@ import selfsigned from 'selfsigned'
 import { DEMO_API_KEY } from '@pf/schemas'
 import { createCleanup, freePort, startServiceProcess, type ServiceProcess } from '@pf/testkit'
 import { startRedis } from '@pf/testkit/redis'
+import { runPfSim, terminalEnv } from './run-pf-sim'
 
 // `pf-sim conformance` as a team runs it (the built CLI, a child process) against the built provider and the
 // built receiver (over HTTPS, its own certificate): both keep every rule the suites can observe.
 const root = join(__dirname, '..')
-const bin = join(root, 'packages', 'testkit', 'dist', 'pf-sim.js')
-interface Run {
-  code: number
-  stdout: string
-  stderr: string
-}
-const env = { PATH: process.env.PATH }
-const pfSim = (...args: string[]) =>
-  new Promise<Run>((resolve) => {
-    execFile(process.execPath, [bin, ...args], { env }, (error, stdout, stderr) =>
-      resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
-    )
-  })
+const env = terminalEnv
+const pfSim = runPfSim
 
 const cleanup = createCleanup(afterAll)
 const SECRET = 'whsec_conformance_secret'

@@ -1,27 +1,15 @@
-import { execFile } from 'node:child_process'
 import { once } from 'node:events'
 import { createServer, type AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { createCleanup, startServiceProcess, type ServiceProcess } from '@pf/testkit'
 import { startS3Server, type S3ServerHandle } from '@pf/testkit/s3'
+import { runPfSim, terminalEnv } from './run-pf-sim'
 
 // `pf-sim query` as a user runs it (the built CLI, a child process) against the built provider: what it prints,
 // and the README's exit codes: 0 done, 1 failed (non-2xx, failed callback), 2 usage.
 const root = join(__dirname, '..')
-const bin = join(root, 'packages', 'testkit', 'dist', 'pf-sim.js')
-interface Run {
-  code: number
-  stdout: string
-  stderr: string
-}
-// The environment of a terminal: in particular, no AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED.
-const env = { PATH: process.env.PATH }
-const pfSim = (...args: string[]) =>
-  new Promise<Run>((resolve) => {
-    execFile(process.execPath, [bin, ...args], { env }, (error, stdout, stderr) =>
-      resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
-    )
-  })
+const env = terminalEnv
+const pfSim = runPfSim
 
 const cleanup = createCleanup(afterAll)
 let s3: S3ServerHandle
