@@ -8,9 +8,10 @@ import { NOISE_WORDS, type PreparedName } from './prepare-name'
  * lets such a name reach the default threshold through the whole-name Jaro-Winkler, which rewards a shared
  * first word ("TIMOTHY JAMES" ~ "TIMOTHY GORMLEY" 89, as OFAC scores "VLADIMIR PUTIN" ~ "VLADIMIR BILIY" 90),
  * and through the mean of parts of a long query. On customers' names drawn by their frequency that was most of
- * the false alerts (the README's precision table); 15 points take such a hit below 85 from anything short of 100.
+ * the false alerts (the README's precision table). 16 points take such a hit below the default threshold from
+ * any name score: only a consonant skeleton too thin to count (below) has both 100 and an unanswered word.
  */
-export const UNMATCHED_WORD_POINTS = 15
+export const UNMATCHED_WORD_POINTS = 16
 
 /**
  * Points a hit loses when the query, of two words or more, answers at most half of the listed name's words
