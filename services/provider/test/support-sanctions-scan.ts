@@ -84,18 +84,15 @@ export class SanctionsScan implements ListedNames {
       forms.forEach((form, formIndex) => {
         if (!formsMeet(form, listed.form)) return
         const raw = scoreForm(form, listed.form)
+        const points = namePenalty(listed.listed.kind) + rules.birthPenalty(listed.entry)
+        // The precision rules only lower a score: a name already below the threshold stays there.
+        if (Math.max(0, raw - points) < threshold) return
         const evidence = nameEvidence(
           form.prepared,
           comparedListed(form, listed.form.prepared),
           form.skeletal,
         )
-        const score = Math.max(
-          0,
-          raw -
-            namePenalty(listed.listed.kind) -
-            rules.birthPenalty(listed.entry) -
-            evidencePoints(evidence, form.prepared.parts.length),
-        )
+        const score = Math.max(0, raw - points - evidencePoints(evidence, form.prepared.parts.length))
         if (score >= threshold) hits.push({ name: id, entry: listed.entry, score, form: formIndex, evidence })
       })
     })

@@ -182,7 +182,7 @@ export class SanctionsIndex implements ListedNames {
       if (!this.formsMeet(form, this.nameFlags[candidate] as number)) continue
       if (!rules.allows(entry)) continue
       const points = (this.namePoints[candidate] as number) + rules.birthPenalty(entry)
-      if (raw - points < threshold) continue
+      if (Math.max(0, raw - points) < threshold) continue
       const evidence = this.evidence(form, candidate)
       const score = Math.max(0, raw - points - evidencePoints(evidence, form.prepared.parts.length))
       if (score >= threshold) hits.push({ name: candidate, entry, score, form: formIndex, evidence })
