@@ -48,12 +48,12 @@ export interface FalsePositive {
 export function falsePositives(
   engine: SearchEngine,
   perLocale: number,
-  threshold = SEARCH_DEFAULTS.sanctionsThreshold,
+  { threshold = SEARCH_DEFAULTS.sanctionsThreshold, lists }: { threshold?: number; lists?: string[] } = {},
 ): { screened: number; hits: FalsePositive[] } {
   const names = customerNames(perLocale)
   const hits: FalsePositive[] = []
   for (const { locale, name } of names) {
-    const [best] = engine.searchSanctions({ name, threshold, limit: 1 }).results
+    const [best] = engine.searchSanctions({ name, threshold, limit: 1, ...(lists ? { lists } : {}) }).results
     if (best)
       hits.push({
         locale,
