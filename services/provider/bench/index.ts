@@ -2,11 +2,12 @@
 import { benchAgreement } from './agreement.bench'
 import { benchCompanies } from './companies.bench'
 import { benchPostgres } from './postgres.bench'
+import { benchPrecision } from './precision.bench'
 import { benchSanctions } from './sanctions.bench'
 import { benchScale } from './scale.bench'
 import { benchScripts } from './scripts.bench'
 
-// BENCH_ONLY=<name> runs one bench alone: scripts, agreement, sanctions, scale, companies or postgres
+// BENCH_ONLY=<name> runs one bench alone: scripts, agreement, precision, sanctions, scale, companies or postgres
 // (BENCH_PG_RECORDS sets the PostgreSQL bench's size).
 async function main() {
   const only = process.env.BENCH_ONLY
@@ -14,6 +15,7 @@ async function main() {
   const rows = [
     ...(run('scripts') ? await benchScripts() : []),
     ...(run('agreement') ? await benchAgreement() : []),
+    ...(run('precision') ? await benchPrecision() : []),
     ...(run('sanctions') ? benchSanctions() : []),
     ...(run('scale') ? await benchScale() : []),
     ...(run('companies') ? benchCompanies() : []),

@@ -31,11 +31,12 @@ describe('sanctions screening on the 2021 SDN list', () => {
   })
 
   it('ranks by score, keeps one hit per entry, and honours threshold and limit', () => {
-    const results = index.search({ name: 'Kim Jong Un', threshold: 80, limit: 25 })
+    // 70: at 80, the KIMs whose given names answer nothing of JONG fall out (issue 40's unmatched-word rule).
+    const results = index.search({ name: 'Kim Jong Un', threshold: 70, limit: 25 })
     expect(results).toHaveLength(25)
     expect(results.map((r) => r.score)).toEqual([...results.map((r) => r.score)].sort((a, b) => b - a))
     expect(new Set(results.map((r) => r.id)).size).toBe(results.length)
-    expect(results.every((r) => r.score >= 80)).toBe(true)
+    expect(results.every((r) => r.score >= 70)).toBe(true)
   })
 
   it('filters by the country of the entry addresses, in any spelling', () => {

@@ -1,6 +1,7 @@
 import { listedNames } from '../src/datasets/listed-names'
 import type { ListedName, SanctionEntry } from '../src/datasets/records'
 import {
+  comparedListed,
   explainForm,
   formsMeet,
   listedForms,
@@ -11,6 +12,7 @@ import {
 } from '../src/matching/name-forms'
 import type { ScoreExplanation } from '../src/matching/name-score'
 import { namePenalty } from '../src/matching/name-weight'
+import { evidencePoints, nameEvidence } from '../src/matching/name-evidence'
 import { EntryGroups } from '../src/screening/entry-groups'
 import {
   rankHits,
@@ -82,8 +84,16 @@ export class SanctionsScan implements ListedNames {
       forms.forEach((form, formIndex) => {
         if (!formsMeet(form, listed.form)) return
         const raw = scoreForm(form, listed.form)
-        const score = Math.max(0, raw - namePenalty(listed.listed.kind) - rules.birthPenalty(listed.entry))
-        if (score >= threshold) hits.push({ name: id, entry: listed.entry, score, form: formIndex })
+        const points = namePenalty(listed.listed.kind) + rules.birthPenalty(listed.entry)
+        // The precision rules only lower a score: a name already below the threshold stays there.
+        if (Math.max(0, raw - points) < threshold) return
+        const evidence = nameEvidence(
+          form.prepared,
+          comparedListed(form, listed.form.prepared),
+          form.skeletal,
+        )
+        const score = Math.max(0, raw - points - evidencePoints(evidence, form.prepared.parts.length))
+        if (score >= threshold) hits.push({ name: id, entry: listed.entry, score, form: formIndex, evidence })
       })
     })
     return rankHits(hits, forms, limit, this, rules)

@@ -122,9 +122,14 @@ export function formsMeet(
   return query.skeletal || !(abjad && transliterated)
 }
 
+/** A listed name as a query form compares it: its consonant skeleton when the form is one. */
+export function comparedListed(query: QueryForm, listed: PreparedName): PreparedName {
+  return query.skeletal ? skeletonName(listed) : listed
+}
+
 /** `scoreName` of a listed form for a query form (between skeletons when the query form is one). */
 export function scoreForm(query: QueryForm, listed: ListedForm): number {
-  return scoreName(query.prepared, query.skeletal ? skeletonName(listed.prepared) : listed.prepared)
+  return scoreName(query.prepared, comparedListed(query, listed.prepared))
 }
 
 /** `explainScore` of a listed form for a query form, as `scoreForm` scores it. */

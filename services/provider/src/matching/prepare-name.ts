@@ -22,7 +22,7 @@ const clean = (part: string) => part.replace(/[^\p{L}\p{N}]/gu, '')
  * Legal forms and linking words: they say nothing about who a party is, and scoring on them would make
  * "ZEBRA TRADING COMPANY LIMITED" a 90 for "ZORRO TRADING COMPANY LIMITED". Screening tools drop them too.
  */
-const NOISE_WORDS = new Set([
+export const NOISE_WORDS = new Set([
   'AND',
   'OF',
   'THE',

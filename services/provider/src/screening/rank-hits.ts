@@ -3,12 +3,18 @@ import { BIRTH_YEAR_MISMATCH_POINTS } from '../matching/birth-year'
 import type { QueryForm } from '../matching/name-forms'
 import type { ScoreExplanation } from '../matching/name-score'
 import { WEAK_ALIAS_POINTS } from '../matching/name-weight'
+import {
+  PARTIAL_NAME_POINTS,
+  partialName,
+  UNMATCHED_WORD_POINTS,
+  type NameEvidence,
+} from '../matching/name-evidence'
 import type { EntryGroups } from './entry-groups'
 import type { ScreeningRules } from './screening-rules'
 
 /** What lowered a hit's score below its name's, and by how many points. */
 export interface ScoreAdjustment {
-  rule: 'weak-alias' | 'birth-year'
+  rule: 'weak-alias' | 'birth-year' | 'unmatched-word' | 'partial-name'
   points: number
   detail: string
 }
@@ -61,6 +67,8 @@ export interface NameHit {
   score: number
   /** The query form (`queryForms`) it was found by. */
   form: number
+  /** How the form's words and the name's answer each other (`nameEvidence`): what the precision rules took off. */
+  evidence?: NameEvidence
 }
 
 /** What ranking needs to know of the listed names, whichever search found them. */
@@ -100,6 +108,19 @@ function explainHit(
       rule: 'birth-year',
       points: BIRTH_YEAR_MISMATCH_POINTS,
       detail: `born ${(entry.birthDates ?? []).join(', ')}, not within a year of ${rules.choices.birthYear}`,
+    })
+  const evidence = hit.evidence
+  if (evidence && evidence.unmatched.length > 0)
+    adjustments.push({
+      rule: 'unmatched-word',
+      points: UNMATCHED_WORD_POINTS,
+      detail: `no word of the listed name answers ${evidence.unmatched.join(', ')}`,
+    })
+  if (evidence && partialName(evidence, form.prepared.parts.length))
+    adjustments.push({
+      rule: 'partial-name',
+      points: PARTIAL_NAME_POINTS,
+      detail: `the query answers ${evidence.answeredListed} of the listed name's ${evidence.listedWords} words`,
     })
   return {
     ...explanation,

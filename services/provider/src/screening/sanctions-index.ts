@@ -1,9 +1,10 @@
 import { listedName } from '../datasets/listed-names'
 import type { ListedName, SanctionEntry } from '../datasets/records'
 import { BOUND_SLACK } from './jaro-winkler-index/jaro-winkler-bound'
-import { explainForm, formsMeet, queryForms, type QueryForm } from '../matching/name-forms'
+import { comparedListed, explainForm, formsMeet, queryForms, type QueryForm } from '../matching/name-forms'
 import { combinedScore, explainScore } from '../matching/name-score'
 import type { PreparedName } from '../matching/prepare-name'
+import { evidencePoints, nameEvidence, type NameEvidence } from '../matching/name-evidence'
 import { ABJAD, buildIndexRows, KOREAN, TRANSLITERATED } from './index-rows'
 import { EntryGroups } from './entry-groups'
 import { JaroWinklerIndex } from './jaro-winkler-index/jaro-winkler-index'
@@ -180,9 +181,17 @@ export class SanctionsIndex implements ListedNames {
       const entry = this.nameEntry[candidate] as number
       if (!this.formsMeet(form, this.nameFlags[candidate] as number)) continue
       if (!rules.allows(entry)) continue
-      const score = Math.max(0, raw - (this.namePoints[candidate] as number) - rules.birthPenalty(entry))
-      if (score >= threshold) hits.push({ name: candidate, entry, score, form: formIndex })
+      const points = (this.namePoints[candidate] as number) + rules.birthPenalty(entry)
+      if (Math.max(0, raw - points) < threshold) continue
+      const evidence = this.evidence(form, candidate)
+      const score = Math.max(0, raw - points - evidencePoints(evidence, form.prepared.parts.length))
+      if (score >= threshold) hits.push({ name: candidate, entry, score, form: formIndex, evidence })
     }
+  }
+
+  /** How the query form's words and name `name`'s answer each other (`nameEvidence`, as the reference scan asks). */
+  private evidence(form: QueryForm, name: number): NameEvidence {
+    return nameEvidence(form.prepared, comparedListed(form, this.prepared(name)), form.skeletal)
   }
 
   partCount(name: number): number {

@@ -1,0 +1,145 @@
+import { consonantSkeleton } from './consonant-skeleton'
+import { jaro } from './jaro-winkler'
+import { partSimilarity, type PartSimilarity } from './name-score'
+import { NOISE_WORDS, type PreparedName } from './prepare-name'
+
+/**
+ * Points a hit loses when a word of the query has no counterpart in the listed name. The OFAC-modelled score
+ * lets such a name reach the default threshold through the whole-name Jaro-Winkler, which rewards a shared
+ * first word ("TIMOTHY JAMES" ~ "TIMOTHY GORMLEY" 89, as OFAC scores "VLADIMIR PUTIN" ~ "VLADIMIR BILIY" 90),
+ * and through the mean of parts of a long query. On customers' names drawn by their frequency that was most of
+ * the false alerts (the README's precision table). 16 points take such a hit below the default threshold from
+ * any name score: only a consonant skeleton too thin to count (below) has both 100 and an unanswered word.
+ */
+export const UNMATCHED_WORD_POINTS = 16
+
+/**
+ * Points a hit loses when the query, of two words or more, answers at most half of the listed name's words
+ * (three or more): "MARIA MARTINEZ" is 100 for "CHAVEZ MARTINEZ, Maria Icela", as OFAC's extra words cost
+ * nothing, and lands at 85 with them.
+ */
+export const PARTIAL_NAME_POINTS = 15
+
+/** The part similarity from which a query word counts as answered by a listed word. */
+export const WORD_MATCH = 0.85
+
+/** The same between consonant skeletons, which are short: NDRD (UNDERWOOD) ~ NR is 0.81, MR (MARY) ~ MRF 0.87. */
+export const SKELETON_WORD_MATCH = 0.9
+
+/**
+ * The fewest consonants the answered words of a skeleton comparison hold between them: DN and L (DONNA LEE) are
+ * in a third of the UN list's Arabic names (DIN, ALI) and say nothing of who is meant.
+ */
+export const SKELETON_MIN_CONSONANTS = 4
+
+/**
+ * The Jaro similarity (no prefix reward: the initials differ) from which a word is the same spelt with another
+ * initial: USAMA and OSAMA, ALACTRONIC and ELECTRONIC, which `partSimilarity` scores 0.
+ */
+export const OTHER_INITIAL_MATCH = 0.8
+
+/**
+ * The most two words' lengths differ by for one to answer the other: Jaro-Winkler rewards a shared beginning
+ * (JOHN ~ JOHNSON 0.91, ANDERSSON ~ ANDRE 0.88), while transliterations and typos change a length by a letter or
+ * two (MOHAMMED, MUHAMAD; NIKOLAEVICH, NIKOLAYEVICH).
+ */
+export const MAX_LENGTH_DIFFERENCE = 2
+
+/** The shortest consonant skeleton that answers a word by itself (ANRIQUA and ENRIQUE: NRQ). */
+const SAME_SKELETON_LENGTH = 3
+
+/** How alike a word and a compound are once their spaces are gone (AL QAEDA and ALQAEDA). */
+const COMPOUND_MATCH = 0.9
+
+const lengthsClose = (a: string, b: string) => Math.abs(a.length - b.length) <= MAX_LENGTH_DIFFERENCE
+
+/** Each adjacent pair of words, written as one. */
+const joinedPairs = (parts: readonly string[]) => parts.slice(1).map((part, j) => `${parts[j]}${part}`)
+
+/** How much of the two names answers the other: what the precision rules (`evidencePoints`) read. */
+export interface NameEvidence {
+  /** The query's words (as compared: parts, Korean keys or consonant skeletons) no listed word answers. */
+  unmatched: string[]
+  /**
+   * The listed name's words (three letters or more, not a legal form or linking word, not a piece of a
+   * hyphenated word) and how many are answered.
+   */
+  listedWords: number
+  answeredListed: number
+}
+
+/**
+ * Which words of a query and a listed name answer each other. A listed word answers a query word when they score
+ * `WORD_MATCH` (`similarity`, the scorer's own) and their lengths are close; a word of one or two letters answers
+ * only itself (COX is not CO). Between spellings also the same word with another initial
+ * (`OTHER_INITIAL_MATCH`), the same consonants (three or more: vowels are what transliterations change most),
+ * and, for a query word, a compound (it, or it joined with a neighbour, is a listed word or two joined). Between consonant skeletons (`skeletal`) only `SKELETON_WORD_MATCH`
+ * answers, and every query word counts unanswered when those answered hold fewer than `SKELETON_MIN_CONSONANTS`.
+ */
+export function nameEvidence(
+  query: PreparedName,
+  listed: PreparedName,
+  skeletal: boolean,
+  similarity: PartSimilarity = (i, j) =>
+    partSimilarity(query.parts[i] as string, listed.parts[j] as string, query.codes[i] === listed.codes[j]),
+): NameEvidence {
+  const minimum = skeletal ? SKELETON_WORD_MATCH : WORD_MATCH
+  const answers = (i: number, j: number): boolean => {
+    const part = query.parts[i] as string
+    const word = listed.parts[j] as string
+    if (part === word) return true
+    // A word of one or two letters (or consonants) answers only itself.
+    if (word.length <= 2 || part.length <= 2) return false
+    if (skeletal) return similarity(i, j) >= minimum
+    if (!lengthsClose(part, word)) return false
+    if (similarity(i, j) >= minimum) return true
+    if (word[0] !== part[0] && jaro(part, word) >= OTHER_INITIAL_MATCH) return true
+    const skeleton = consonantSkeleton(part)
+    return skeleton.length >= SAME_SKELETON_LENGTH && consonantSkeleton(word) === skeleton
+  }
+  const compound = (word: string, candidates: readonly string[]) =>
+    candidates.some((candidate) => lengthsClose(word, candidate) && jaro(word, candidate) >= COMPOUND_MATCH)
+  const listedPairs = joinedPairs(listed.parts)
+  const queryPairs = joinedPairs(query.parts)
+  const answeredListed = new Set<number>()
+  const unmatched: string[] = []
+  let consonants = 0
+  query.parts.forEach((part, i) => {
+    let found = false
+    listed.parts.forEach((_, j) => {
+      if (answers(i, j)) {
+        found = true
+        answeredListed.add(j)
+      }
+    })
+    const joined = [queryPairs[i - 1], queryPairs[i]].filter((pair): pair is string => pair !== undefined)
+    if (!found && !skeletal)
+      found = compound(part, listedPairs) || joined.some((pair) => compound(pair, listed.parts))
+    if (found) consonants += part.length
+    else unmatched.push(part)
+  })
+  // The listed name's own words: a piece of a hyphenated or apostrophised word (AL and TIKRITI of AL-TIKRITI)
+  // is the word already.
+  const words = listed.parts
+    .map((word, j) => ({ word, j }))
+    .filter(({ word }) => word.length > 2 && !NOISE_WORDS.has(word))
+    .filter(({ word }) => !listed.parts.some((other) => other.length > word.length && other.includes(word)))
+  return {
+    unmatched: skeletal && consonants < SKELETON_MIN_CONSONANTS ? [...query.parts] : unmatched,
+    listedWords: words.length,
+    answeredListed: words.filter(({ j }) => answeredListed.has(j)).length,
+  }
+}
+
+/** The points a hit loses for its evidence: `UNMATCHED_WORD_POINTS`, `PARTIAL_NAME_POINTS`, or both. */
+export function evidencePoints(evidence: NameEvidence, queryWords: number): number {
+  return (
+    (evidence.unmatched.length > 0 ? UNMATCHED_WORD_POINTS : 0) +
+    (partialName(evidence, queryWords) ? PARTIAL_NAME_POINTS : 0)
+  )
+}
+
+/** Whether a query of two words or more answers at most half of a listed name of three words or more. */
+export function partialName(evidence: NameEvidence, queryWords: number): boolean {
+  return queryWords >= 2 && evidence.listedWords >= 3 && evidence.answeredListed * 2 <= evidence.listedWords
+}
