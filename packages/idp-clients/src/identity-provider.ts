@@ -1,4 +1,6 @@
 import type { AccountAdoption } from './account-adoption'
+import type { ExchangeGrant } from './exchange-grant'
+import type { MarkedPasswordsRemoved } from './realm/create-realm-jwt-bearer'
 import type { IdpStyle } from './identity-provider-settings'
 import type { NormalizedClaims } from './claims/normalize-claims'
 import type { RetryOptions } from './lib/http-client'
@@ -38,6 +40,8 @@ export interface IdentityProviderOptions {
   timeoutMs?: number
   /** Retries of 408, 429, 5xx and network failures (default 2). */
   retry?: RetryOptions
+  /** How users sign in (`EXCHANGE_GRANT`; default `password`, the spec's flow). `jwt-bearer`: the realm style only. */
+  grant?: ExchangeGrant
 }
 
 /**
@@ -68,8 +72,18 @@ export interface IdentityProvider {
    * means the account or its credentials changed behind the caller's back: sync again.
    */
   grant(account: IdpAccount, user: MarketplaceUser, context?: SignInContext): Promise<IdpTokens>
-  /** Revoke: ends what a token it issued gives (a refresh token: its session). */
+  /**
+   * What `/auth/logout` takes: absent, a refresh token; `access_token` where the answers carry none (the JWT
+   * Authorization Grant).
+   */
+  readonly logoutToken?: 'access_token'
+  /** Revoke: ends what a token it issued gives (a refresh token: its session; an access token: itself). */
   revoke(token: string): Promise<void>
+  /**
+   * Where a password-less mode is on: removes every password the exchange set (marked on the account when set),
+   * with its mark. Absent where the provider has no password-less mode.
+   */
+  removeMarkedPasswords?(): Promise<MarkedPasswordsRemoved>
   /** End sessions: see `endUserSessions` (`session.ended`). */
   endUserSessions(input: EndUserSessionsInput): Promise<EndUserSessionsResult>
 
