@@ -39,6 +39,14 @@ const client = {
   clientId: 'pf-exchange',
   secret: 's3cret-s3cret-s3cret-s3cret-s3cret',
   directAccessGrants: false,
+  // For the doctor's service-account run: it may not read /admin/serverinfo (403), so the grant is probed.
+  serviceAccountRoles: [
+    'manage-users',
+    'view-users',
+    'view-realm',
+    'view-clients',
+    'view-identity-providers',
+  ],
   attributes: {
     'oauth2.jwt.authorization.grant.enabled': 'true',
     'oauth2.jwt.authorization.grant.idp': ALIAS,
@@ -218,5 +226,37 @@ describe('EXCHANGE_GRANT=jwt-bearer (Keycloak JWT Authorization Grant)', () => {
     const { status, body } = await exchange('u2')
     expect(status).toBeGreaterThanOrEqual(400)
     expect(body).not.toHaveProperty('access_token')
+  })
+
+  it('doctor: version, feature, provider and client pass; it fails while Direct Access Grants are on', async () => {
+    const doctor = (extra: Record<string, string> = {}) =>
+      new Promise<{ code: number; stdout: string }>((resolve) =>
+        execFile(
+          process.execPath,
+          [join(dist, 'doctor.js')],
+          { env: { ...env, ...extra } },
+          (error, stdout) => resolve({ code: error ? Number(error.code) : 0, stdout }),
+        ),
+      )
+    const good = await doctor()
+    expect(good.stdout).toMatch(
+      /^ok {4}realm JWT Authorization Grant \(server\) +Keycloak 26\.5\.3, feature/m,
+    )
+    expect(good.stdout).toMatch(/^ok {4}realm identity provider pf-exchange /m)
+    expect(good.stdout).toMatch(/^ok {4}realm client pf-exchange +confidential, JWT Authorization Grant/m)
+    expect(good.code).toBe(0)
+    // A service account cannot read serverinfo: the token endpoint is probed instead.
+    const probed = await doctor({ REALM_ADMIN_AUTH: 'client_credentials' })
+    expect(probed.stdout).toMatch(
+      /^ok {4}realm JWT Authorization Grant \(server\) +the grant answers \(probed/m,
+    )
+    client.directAccessGrants = true
+    try {
+      const open = await doctor()
+      expect(open.code).toBe(1)
+      expect(open.stdout).toMatch(/^FAIL {2}realm client pf-exchange: Direct Access Grants are on/m)
+    } finally {
+      client.directAccessGrants = false
+    }
   })
 })
