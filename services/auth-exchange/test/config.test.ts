@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from 'node:crypto'
 import type { ConfigError } from '@pf/service-kit'
 import { loadExchangeConfig } from '../src/config'
 
@@ -114,7 +115,6 @@ describe('exchange settings added in the second wave (service contract)', () => 
 })
 
 describe('EXCHANGE_GRANT and the assertion keys (issue 39): refused at start, never guessed', () => {
-  const { generateKeyPairSync } = jest.requireActual<typeof import('node:crypto')>('node:crypto')
   const rsa = (bits = 2048) =>
     generateKeyPairSync('rsa', { modulusLength: bits })
       .privateKey.export({ format: 'pem', type: 'pkcs8' })
