@@ -37,7 +37,7 @@ exports.handlers = Object.fromEntries(${JSON.stringify(KINDS)}.map((kind) => [ki
     queuePrefix: '{e2e}',
     env: { WEBHOOK_JOB_BACKOFF_MS: '100' },
   })
-}, 60_000)
+})
 afterAll(async () => {
   await sandbox?.stop()
   await redis?.stop()

@@ -31,7 +31,7 @@ beforeAll(async () => {
     expect([name, res.status]).toEqual([name, 200])
     exposed.set(name, exposedMetricNames(await res.text()))
   }
-}, 90_000)
+})
 
 const expressions = [
   ...ALERT_GROUPS.flatMap((g) => g.rules.map((r) => [`alert ${r.alert}`, r.expr] as const)),

@@ -103,7 +103,7 @@ beforeAll(() => {
   writeFileSync(join(project, 'esm.mts'), ESM)
   writeFileSync(join(project, 'cjs.cts'), CJS)
   run('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error'], project)
-}, 300_000)
+})
 
 afterAll(() => {
   if (project) rmSync(project, { recursive: true, force: true })

@@ -113,7 +113,7 @@ let first: Started
 beforeAll(async () => {
   redis = cleanup.add(await startRedis(), (r) => r.stop())
   first = await startSandbox(['--handlers', handlersFile])
-}, 110_000)
+})
 
 describe('the dead-letter demo (pnpm start, then pnpm dead-letters from the root)', () => {
   it('the sandbox gives its worker short retries, printed in the banner: fail-me is a dead letter after 4 attempts', async () => {
@@ -184,7 +184,7 @@ describe('the dead-letter demo (pnpm start, then pnpm dead-letters from the root
       stderr: '',
       stdout: `no dead letters at ${redis.url}, queue prefix ${prefixes[1]}\n`,
     })
-  }, 110_000)
+  })
 
   it('with no sandbox running and no setting, it says so, and names the Redis URL and prefix it found nothing at', () => {
     const empty = mkdtempSync(join(tmpdir(), 'pf-sandbox-home-'))

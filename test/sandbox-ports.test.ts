@@ -60,5 +60,5 @@ describe('a second pnpm start on taken ports', () => {
     } finally {
       for (const server of servers) server.close()
     }
-  }, 60_000)
+  })
 })

@@ -80,7 +80,7 @@ beforeAll(async () => {
   sandbox.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()))
   sandbox.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()))
   await until(/curl -s -X POST/)
-}, 110_000)
+})
 
 describe("the sandbox passes the caller's settings by name", () => {
   it('hands the allowed settings to every service, and nothing else of the environment: no AWS_*, no other name', () => {

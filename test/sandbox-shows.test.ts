@@ -65,7 +65,7 @@ beforeAll(async () => {
   )
   createInterface({ input: sandbox.stdout! }).on('line', (line) => lines.push(line))
   await until(/curl -s -X POST/)
-}, 60_000)
+})
 
 describe('the sandbox shows what happens', () => {
   it('runs your TypeScript handlers, shows each handled event with its key fields, and keeps every log', async () => {

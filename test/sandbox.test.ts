@@ -255,7 +255,7 @@ describe('the sandbox process (pnpm start)', () => {
     expect(code).toBe(0)
     expect(output).toContain('\nstopped\n')
     expect(output).not.toContain('ELIFECYCLE')
-  }, 60_000)
+  })
 
   it('prints every address (worker included) and leaves no service behind when it is SIGKILLed', async () => {
     const home = mkdtempSync(join(tmpdir(), 'pf-sandbox-home-'))
@@ -298,5 +298,5 @@ describe('the sandbox process (pnpm start)', () => {
     const orphans = services.filter(alive)
     for (const pid of orphans) process.kill(pid, 'SIGKILL')
     expect(orphans).toEqual([])
-  }, 60_000)
+  })
 })

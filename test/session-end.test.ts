@@ -147,7 +147,7 @@ describe.each([
     })
     cleanup.add(exchange, (s) => s.stop('SIGKILL'))
     exchangeUrl = (exchange.readyLine as { url: string }).url
-  }, 60_000)
+  })
 
   /** The receiver and a worker on a queue of their own. */
   async function startPipeline(prefix: string, workerEnv: Record<string, string>) {

@@ -160,7 +160,7 @@ describe('the README walkthrough, followed top to bottom', () => {
       )
       shell.stdout!.on('data', (chunk: Buffer) => (shellOutput += chunk.toString()))
       shell.stdin!.write('exec 2>&1\n')
-    }, 110_000)
+    })
 
     /** Runs one command in the shell; resolves with what it printed and its exit status. */
     async function run(command: string) {

@@ -14,9 +14,10 @@ export function createIdentityProvider(
   settings: IdentityProviderSettings,
   options: IdentityProviderOptions = {},
 ): IdentityProvider {
-  if (options.grant?.type === 'jwt-bearer' && settings.style !== 'realm')
+  const grant = options.signInGrant?.type ?? 'password'
+  if (!STYLES[settings.style].grants.includes(grant))
     throw new IdpMisconfiguredError(
-      "EXCHANGE_GRANT=jwt-bearer is Keycloak's JWT Authorization Grant: IDP_STYLE=realm only",
+      `the ${settings.style} style has no ${grant} sign-in (it has ${STYLES[settings.style].grants.join(', ')})`,
     )
   const create = <S extends IdpStyle>(style: S, own: StyleSettings[S]) => STYLES[style].create(own, options)
   // The style's own settings stand under its name (`{ style: 'realm', realm: {…} }`).

@@ -1,4 +1,4 @@
-import type { IdentityProvider, IdentityProviderOptions } from './identity-provider'
+import type { IdentityProvider, IdentityProviderOptions, SignInGrant } from './identity-provider'
 import type { IdpStyle, StyleSettings } from './identity-provider-settings'
 import type { SettingsReader } from './lib/settings-reader'
 import { createRealmIdentityProvider } from './realm/create-realm-identity-provider'
@@ -14,6 +14,8 @@ export interface IdentityProviderStyle<S> {
   /** Its settings (`<PREFIX>_*`), each problem recorded on `env`. */
   readSettings(env: SettingsReader): S
   secrets(settings: S): SecretSetting[]
+  /** The sign-in grants it implements (`IdentityProviderOptions.signInGrant`). */
+  grants: readonly SignInGrant['type'][]
   create(settings: S, options: IdentityProviderOptions): IdentityProvider
 }
 
@@ -26,12 +28,14 @@ export const STYLES: { [S in IdpStyle]: IdentityProviderStyle<StyleSettings[S]> 
     prefix: 'REALM',
     readSettings: readRealmSettings,
     secrets: realmSecrets,
+    grants: ['password', 'jwt-bearer'],
     create: createRealmIdentityProvider,
   },
   tenant: {
     prefix: 'TENANT',
     readSettings: readTenantSettings,
     secrets: tenantSecrets,
+    grants: ['password', 'token-exchange'],
     create: createTenantIdentityProvider,
   },
 }

@@ -1,5 +1,6 @@
 import type { AccountAdoption } from './account-adoption'
-import type { ExchangeGrant } from './exchange-grant'
+import type { ExchangeAssertions } from './assertion/create-exchange-assertions'
+import type { ExchangeAssertionOptions } from './assertion/exchange-assertion'
 import type { MarkedPasswordsRemoved } from './realm/create-realm-jwt-bearer'
 import type { IdpStyle } from './identity-provider-settings'
 import type { NormalizedClaims } from './claims/normalize-claims'
@@ -32,16 +33,39 @@ export interface IdpDiscovery {
   jwksUri: string
 }
 
+/**
+ * How a synced user signs in (`EXCHANGE_GRANT` of the exchange): the spec's password derived from the user id and
+ * the client secret (`password`, the default), or a password-less grant where the exchange presents an assertion
+ * it signs: `token-exchange` is Auth0's Custom Token Exchange (the tenant style; README, "Token exchange"),
+ * `jwt-bearer` Keycloak's JWT Authorization Grant (the realm style, 26.5.3+: the account is linked to the
+ * provider `providerAlias` with the marketplace userId as its federated user id; no password is set).
+ */
+export type SignInGrant =
+  | { type: 'password' }
+  | {
+      type: 'token-exchange'
+      assertion: ExchangeAssertionOptions
+      /** The Token Exchange Profile's `subject_token_type` (default `TOKEN_EXCHANGE_SUBJECT_TOKEN_TYPE`). */
+      subjectTokenType?: string
+    }
+  | {
+      type: 'jwt-bearer'
+      /** The exchange's assertions and the keys its JWKS publishes (`createExchangeAssertions`). */
+      assertions: ExchangeAssertions
+      /** The realm's identity provider of type "JWT Authorization Grant" whose issuer is the exchange. */
+      providerAlias: string
+    }
+
 /** What every style takes besides its settings. */
 export interface IdentityProviderOptions {
+  /** How users sign in (default `{ type: 'password' }`); a style refuses a grant it lacks (IdpMisconfiguredError). */
+  signInGrant?: SignInGrant
   /** What the sync may do with an existing holder of the user's email (default `verified`). */
   adoption?: AccountAdoption
   /** Limit of one call to the provider (default 10 000 ms). */
   timeoutMs?: number
   /** Retries of 408, 429, 5xx and network failures (default 2). */
   retry?: RetryOptions
-  /** How users sign in (`EXCHANGE_GRANT`; default `password`, the spec's flow). `jwt-bearer`: the realm style only. */
-  grant?: ExchangeGrant
 }
 
 /**

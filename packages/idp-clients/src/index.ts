@@ -48,7 +48,20 @@ export type {
   IdpAccount,
   IdpDiscovery,
   SignInContext,
+  SignInGrant,
 } from './identity-provider'
+export { createAssertionSigner, MAX_ASSERTION_LIFETIME_SECONDS } from './assertion/exchange-assertion'
+export type {
+  AssertionAlgorithm,
+  AssertionKey,
+  AssertionSigner,
+  ExchangeAssertionOptions,
+} from './assertion/exchange-assertion'
+export {
+  TOKEN_EXCHANGE_SUBJECT_TOKEN_TYPE,
+  TOKEN_EXCHANGE_USER_ID_CLAIM,
+} from './tenant/tenant-token-exchange'
+export { TOKEN_EXCHANGE_CHECK_SCOPES } from './tenant/tenant-token-exchange-checks'
 export { IDENTITY_PROVIDER_SETTINGS, readIdentityProviderSettings } from './read-identity-provider-settings'
 export type {
   IdentityProviderSettings,
@@ -61,10 +74,9 @@ export type { RealmSettings } from './realm/realm-settings'
 export type { TenantSettings } from './tenant/tenant-settings'
 export { requiredManagementScopes } from './tenant/tenant-setup-checks'
 export { parseAssertionKey } from './assertion/parse-assertion-key'
-export type { AssertionKey } from './assertion/parse-assertion-key'
-export { ASSERTION_IAT_BACKDATE_SEC, createAssertionSigner } from './assertion/create-assertion-signer'
-export type { AssertionSigner, AssertionSignerOptions } from './assertion/create-assertion-signer'
-export { PASSWORD_MARK } from './exchange-grant'
-export type { ExchangeGrant } from './exchange-grant'
+export type { PublishedAssertionKey } from './assertion/parse-assertion-key'
+export { ASSERTION_IAT_BACKDATE_SEC, createExchangeAssertions } from './assertion/create-exchange-assertions'
+export type { ExchangeAssertions, ExchangeAssertionsOptions } from './assertion/create-exchange-assertions'
+export { PASSWORD_MARK } from './password-mark'
 export type { MarkedPasswordsRemoved } from './realm/create-realm-jwt-bearer'
 export { JWT_BEARER_MIN_VERSION } from './realm/realm-jwt-bearer-checks'

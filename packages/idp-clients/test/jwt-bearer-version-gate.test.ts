@@ -2,7 +2,7 @@ import { generateKeyPairSync } from 'node:crypto'
 import { createCleanup } from '@pf/testkit'
 import { startKeycloakEmulator, type KeycloakEmulator } from '@pf/testkit/emulators'
 import {
-  createAssertionSigner,
+  createExchangeAssertions,
   createIdentityProvider,
   IdpMisconfiguredError,
   parseAssertionKey,
@@ -20,7 +20,7 @@ const key = () =>
       .privateKey.export({ format: 'pem', type: 'pkcs8' })
       .toString(),
   )
-const assertions = createAssertionSigner({
+const assertions = createExchangeAssertions({
   issuer: 'https://x.example.com',
   current: key(),
   next: key(),
@@ -45,7 +45,7 @@ const provider = (grant: 'password' | 'jwt-bearer') =>
       REALM_ADMIN_PASSWORD: 'admin',
     }).settings,
     {
-      grant:
+      signInGrant:
         grant === 'password' ? { type: 'password' } : { type: 'jwt-bearer', assertions, providerAlias: 'pf' },
     },
   )

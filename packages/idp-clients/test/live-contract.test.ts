@@ -113,7 +113,7 @@ describe.each(contracts)('client contract on %s', (_name, start) => {
   let contract: Contract
   beforeAll(async () => {
     contract = await start()
-  }, 60_000)
+  })
   afterAll(() => contract.stop())
 
   it('creates and signs in a new user whose tokens carry pfUserId and orgId', async () => {
@@ -121,14 +121,14 @@ describe.each(contracts)('client contract on %s', (_name, start) => {
       pfUserId: `Live-${suffix}`,
       orgId: 'org_1',
     })
-  }, 60_000)
+  })
 
   it('updates a returning user whose orgId changed, and signs it in again', async () => {
     expect(await contract.syncAndSignIn(user('org_2'))).toMatchObject({
       pfUserId: `Live-${suffix}`,
       orgId: 'org_2',
     })
-  }, 60_000)
+  })
 
   it('ends the sessions of the user that started before now, and a second run ends nothing (issue 27)', async () => {
     const endedAt = Date.now() + 1000
@@ -141,5 +141,5 @@ describe.each(contracts)('client contract on %s', (_name, start) => {
     expect(result).toMatchObject({ outcome: 'ended', ended: expect.any(Number) })
     expect(result.outcome === 'ended' && result.ended).toBeGreaterThanOrEqual(1)
     expect(await contract.endSessions(endedAt)).toMatchObject({ outcome: 'ended', ended: 0 })
-  }, 60_000)
+  })
 })

@@ -37,7 +37,14 @@ describe.each([24, 25, 26] as const)('realm client against Keycloak %i', (versio
   let keycloak: KeycloakEmulator
   let realm: ReturnType<typeof createRealmClient>
   beforeEach(async () => {
-    keycloak = await startKeycloakEmulator({ version, clients: [CLIENT], unmanagedAttributes: true })
+    // An admin token no test here outlives, however busy the machine (the 60 s default would be refreshed midway
+    // through the 200 callers); the refresh itself is tested below with a clock of its own.
+    keycloak = await startKeycloakEmulator({
+      version,
+      clients: [CLIENT],
+      unmanagedAttributes: true,
+      adminTokenLifetimeSec: 3600,
+    })
     realm = clientFor(keycloak)
   })
   afterEach(() => keycloak.stop())

@@ -1,3 +1,5 @@
+import { generateKeyPairSync, randomUUID, sign } from 'node:crypto'
+import { join } from 'node:path'
 import { ManagementClient } from 'auth0'
 import { AuthenticationClient } from 'auth0/legacy'
 import { startAuth0Emulator, type Auth0Emulator } from '../src/emulators'
@@ -7,12 +9,39 @@ import { startAuth0Emulator, type Auth0Emulator } from '../src/emulators'
 // LIVE_AUTH0_CLIENT_SECRET set, the same checks run against that tenant too.
 const CLIENT = { clientId: 'pf-exchange', clientSecret: 'pf-exchange-secret' }
 const CONNECTION = 'pf-db'
+// Custom Token Exchange (issue 39): the repository's Action, its key and the claims it checks. Against a live tenant
+// the profile tests need LIVE_AUTH0_CTE_ACTION_ID (that Action deployed with these secrets: see its README).
+const CTE_ACTION_FILE = join(
+  __dirname,
+  '../../../services/auth-exchange/deploy/auth0/custom-token-exchange-action.js',
+)
+const CTE_ISSUER = 'https://exchange.pf.example.com'
+const cteKey = generateKeyPairSync('ec', { namedCurve: 'P-256' })
+const cteJwk = { ...cteKey.publicKey.export({ format: 'jwk' }), kid: 'sdk-1', alg: 'ES256', use: 'sig' }
+const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url')
+/** The exchange's assertion for tenant user `userId` (what @pf/idp-clients signs, here by hand). */
+function cteAssertion(domain: string, userId: string): string {
+  const now = Math.floor(Date.now() / 1000)
+  const claims = {
+    iss: CTE_ISSUER,
+    sub: 'sdk-1',
+    aud: `https://${domain}/`,
+    iat: now,
+    exp: now + 60,
+    jti: randomUUID(),
+    auth0_user_id: userId,
+  }
+  const signed = `${b64({ alg: 'ES256', typ: 'JWT', kid: 'sdk-1' })}.${b64(claims)}`
+  return `${signed}.${sign('sha256', Buffer.from(signed), { key: cteKey.privateKey, dsaEncoding: 'ieee-p1363' }).toString('base64url')}`
+}
 
 interface Target {
   domain: string
   clientId: string
   clientSecret: string
   connection: string
+  /** The deployed Custom Token Exchange Action (the repository's, with `cteJwk` among its keys), if any. */
+  cteActionId?: string
   /** Plain HTTP to the emulator for requests the SDK sends to https://{domain}. */
   fetch?: typeof fetch
   stop: () => Promise<void>
@@ -38,11 +67,24 @@ const targets: [string, () => Promise<Target>][] = [
         clients: [CLIENT],
         connections: ['Username-Password-Authentication', CONNECTION],
         searchLagMs: 60_000,
+        actions: [
+          {
+            id: 'act_sdk',
+            name: 'pf-exchange',
+            file: CTE_ACTION_FILE,
+            secrets: {
+              ISSUER: CTE_ISSUER,
+              AUDIENCE: 'https://pf-test.eu.auth0.com/',
+              PUBLIC_KEYS: JSON.stringify({ keys: [cteJwk] }),
+            },
+          },
+        ],
       })
       return {
         domain: emulator.domain,
         ...CLIENT,
         connection: CONNECTION,
+        cteActionId: 'act_sdk',
         fetch: redirect(emulator),
         stop: () => emulator.stop(),
       }
@@ -57,6 +99,7 @@ const targets: [string, () => Promise<Target>][] = [
             clientId: process.env.LIVE_AUTH0_CLIENT_ID ?? '',
             clientSecret: process.env.LIVE_AUTH0_CLIENT_SECRET ?? '',
             connection: process.env.LIVE_AUTH0_CONNECTION ?? 'Username-Password-Authentication',
+            cteActionId: process.env.LIVE_AUTH0_CTE_ACTION_ID,
             stop: async () => {},
           }),
         ] as [string, () => Promise<Target>],
@@ -226,5 +269,86 @@ describe.each(targets)("Auth0's own SDK against %s", (_name, start) => {
       (error: unknown) => (error as { statusCode?: number }).statusCode,
     )
     expect(again).toBe(404)
+  })
+  // Custom Token Exchange (Early Access): the profiles API with its reserved namespaces, the application's
+  // token_exchange setting, and the v4 AuthenticationClient's tokenExchange.exchangeToken running the Action.
+  const profileType = `urn:pf:sdk-${Math.random().toString(36).slice(2, 8)}`
+  let profileId = ''
+  const statusOf = (call: Promise<unknown>) =>
+    call.then(
+      () => 'ok',
+      (error: { statusCode?: number }) => error.statusCode,
+    )
+
+  it('creates a token exchange profile, refusing reserved namespaces and a second profile for one subject_token_type', async () => {
+    if (!target.cteActionId) return // a live tenant without the Action deployed
+    const profile = { name: 'pf-sdk', action_id: target.cteActionId, type: 'custom_authentication' as const }
+    for (const reserved of [
+      'urn:ietf:params:oauth:token-type:jwt',
+      'urn:auth0:x',
+      'https://auth0.com/x',
+      'urn:okta:x',
+    ])
+      expect(
+        await statusOf(management.tokenExchangeProfiles.create({ ...profile, subject_token_type: reserved })),
+      ).toBe(400)
+    const created = await management.tokenExchangeProfiles.create({
+      ...profile,
+      subject_token_type: profileType,
+    })
+    profileId = created.id ?? ''
+    expect(created).toMatchObject({
+      id: expect.stringMatching(/^tep_/),
+      type: 'custom_authentication',
+      subject_token_type: profileType,
+    })
+    expect(
+      await statusOf(
+        management.tokenExchangeProfiles.create({ ...profile, subject_token_type: profileType }),
+      ),
+    ).toBe(409)
+  })
+
+  it('lists, gets, renames and deletes token exchange profiles', async () => {
+    if (!target.cteActionId) return
+    const listed = []
+    for await (const profile of await management.tokenExchangeProfiles.list({ take: 50 }))
+      listed.push(profile)
+    expect(listed.map((p) => p.id)).toContain(profileId)
+    await management.tokenExchangeProfiles.update(profileId, { name: 'pf-sdk-renamed' })
+    expect((await management.tokenExchangeProfiles.get(profileId)).name).toBe('pf-sdk-renamed')
+  })
+
+  it('allows the application custom profiles (token_exchange.allow_any_profile_of_type) and reads it back', async () => {
+    if (!target.cteActionId) return
+    await management.clients.update(target.clientId, {
+      token_exchange: { allow_any_profile_of_type: ['custom_authentication'] },
+    })
+    const application = await management.clients.get(target.clientId, {
+      fields: 'token_exchange,is_first_party,oidc_conformant',
+    })
+    expect(application).toMatchObject({
+      is_first_party: true,
+      oidc_conformant: true,
+      token_exchange: { allow_any_profile_of_type: ['custom_authentication'] },
+    })
+  })
+
+  it('exchanges an assertion for tokens with tokenExchange.exchangeToken; a forged one is refused', async () => {
+    if (!target.cteActionId) return
+    const request = {
+      subject_token_type: profileType,
+      audience: `https://${target.domain}/api/v2/`,
+      scope: 'openid',
+    }
+    const tokens = await auth.tokenExchange.exchangeToken({
+      ...request,
+      subject_token: cteAssertion(target.domain, userId),
+    })
+    expect(tokens).toMatchObject({ access_token: expect.any(String), id_token: expect.any(String) })
+    const forged = cteAssertion(target.domain, userId).replace(/\.[^.]+$/, `.${'A'.repeat(86)}`)
+    expect(await statusOf(auth.tokenExchange.exchangeToken({ ...request, subject_token: forged }))).toBe(400)
+    await management.tokenExchangeProfiles.delete(profileId)
+    expect(await statusOf(management.tokenExchangeProfiles.get(profileId))).toBe(404)
   })
 })

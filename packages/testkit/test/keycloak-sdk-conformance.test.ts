@@ -125,7 +125,7 @@ describe.each(targets)("Keycloak's own admin client against %s", (_name, start) 
   const cleanup = createCleanup(afterAll)
   beforeAll(async () => {
     seen = await start(cleanup)
-  }, 90_000)
+  })
 
   it('creates a user (id from the Location header) found by exact username and by case-blind attribute search', () => {
     expect(seen.createdId).toMatch(/\S/)

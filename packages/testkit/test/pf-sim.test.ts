@@ -81,7 +81,7 @@ describe('pf-sim usage (exit 0 for help, 2 for a mistake, never a stack trace)',
     const run = await pfSim()
     expect(run).toMatchObject({ code: 2, stdout: '' })
     expect(run.stderr).toBe(
-      'pf-sim: which command? (pf-sim --help lists them)\nusage: pf-sim <webhook send|webhook raw|webhook replay|query|issuer|token> … (pf-sim --help)\n',
+      'pf-sim: which command? (pf-sim --help lists them)\nusage: pf-sim <webhook send|webhook raw|webhook replay|query|issuer|token|conformance provider|conformance receiver> … (pf-sim --help)\n',
     )
   })
 
@@ -100,6 +100,32 @@ describe('pf-sim usage (exit 0 for help, 2 for a mistake, never a stack trace)',
         expect(run.code).toBe(0)
         expect(run.stdout).toMatch(new RegExp(`^usage: pf-sim ${command.join(' ')}`))
       }
+    }
+  })
+
+  it('conformance: --help exit 0; no suite, parameters that are not a JSON object, sanctions without a name, exit 2', async () => {
+    const help = await pfSim('conformance', 'receiver', '--help')
+    expect(help).toMatchObject({
+      code: 0,
+      stderr: '',
+      stdout: expect.stringMatching(/^usage: pf-sim conformance receiver --url URL --secret S/),
+    })
+    const target = ['--url', 'http://127.0.0.1:1', '--api-key', 'k']
+    for (const [args, message] of [
+      [['conformance'], 'which conformance suite? provider or receiver'],
+      [
+        ['conformance', 'provider', ...target, '--endpoint', 'companies', '--parameters', '[1]'],
+        '--parameters takes a JSON object (got "[1]")',
+      ],
+      [
+        ['conformance', 'provider', ...target, '--endpoint', 'sanctions'],
+        'the sanctions endpoint needs a name',
+      ],
+    ] as const) {
+      const run = await pfSim(...args)
+      expect(run).toMatchObject({ code: 2, stdout: '' })
+      expect(run.stderr).toContain(`pf-sim: ${message}`)
+      expect(run.stderr).toMatch(/\nusage: pf-sim /)
     }
   })
 

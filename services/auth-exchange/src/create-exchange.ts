@@ -27,11 +27,11 @@ export function createExchange(
   config: ExchangeConfig,
   { logger, registry = createMetricsRegistry('pf_exchange') }: { logger: Logger; registry?: Registry },
 ): Exchange {
-  const { grant, signer } = providerGrantOf(config.grant)
+  const { signInGrant, jwks } = providerGrantOf(config.grant)
   const idp = createIdentityProvider(config.idp, {
     timeoutMs: config.idpTimeoutMs,
     adoption: config.adoption,
-    grant,
+    signInGrant,
   })
   const ready = async () => {
     const jwks = await fetch(config.marketplace.jwksUrl, { signal: AbortSignal.timeout(2000) })
@@ -68,7 +68,7 @@ export function createExchange(
         },
       ),
       idp,
-      jwks: signer?.jwks,
+      jwks,
       logger,
       registry,
       metrics,

@@ -33,7 +33,7 @@ export async function exchangePasswordsCommand(
     )
   const idp = createIdentityProvider(config.idp, {
     timeoutMs: config.idpTimeoutMs,
-    grant: providerGrantOf(config.grant).grant,
+    signInGrant: providerGrantOf(config.grant).signInGrant,
   })
   if (!idp.removeMarkedPasswords) throw new Error(`the ${idp.style} style has no password-less mode`)
   const { accounts, passwords } = await idp.removeMarkedPasswords()

@@ -1,15 +1,28 @@
-import { createAssertionSigner, type AssertionSigner, type ExchangeGrant } from '@pf/idp-clients'
+import { createExchangeAssertions, type SignInGrant } from '@pf/idp-clients'
 import type { ExchangeGrantConfig } from './exchange-grant-settings'
 
 /**
- * What the identity provider is given for `EXCHANGE_GRANT` (`createIdentityProvider`'s `grant`), and the signer
- * whose keys `/.well-known/jwks.json` publishes (whenever keys are set: ahead of a switch to `jwt-bearer` too).
+ * What the identity provider is given for `EXCHANGE_GRANT` (`createIdentityProvider`'s `signInGrant`), and the
+ * JWKS `/.well-known/jwks.json` publishes: both keys whenever keys are set (ahead of a switch from `password`
+ * too). `jwt-bearer` (Keycloak) signs with `createExchangeAssertions`; `token-exchange` (Auth0) with the tenant
+ * style's own signer, given the current key.
  */
 export function providerGrantOf(config: ExchangeGrantConfig): {
-  grant: ExchangeGrant
-  signer?: AssertionSigner
+  signInGrant: SignInGrant
+  jwks?: () => { keys: object[] }
 } {
-  const signer = config.assertion && createAssertionSigner(config.assertion)
-  if (config.mode === 'password' || !signer) return { grant: { type: 'password' }, signer }
-  return { grant: { type: 'jwt-bearer', assertions: signer, providerAlias: config.providerAlias }, signer }
+  const assertions = config.assertion && createExchangeAssertions(config.assertion)
+  const jwks = assertions?.jwks
+  if (config.mode === 'password' || !assertions || !config.assertion)
+    return { signInGrant: { type: 'password' }, jwks }
+  if (config.mode === 'jwt-bearer')
+    return { signInGrant: { type: 'jwt-bearer', assertions, providerAlias: config.providerAlias }, jwks }
+  const { issuer, current, lifetimeSec } = config.assertion
+  return {
+    signInGrant: {
+      type: 'token-exchange',
+      assertion: { issuer, key: current, lifetimeSeconds: lifetimeSec },
+    },
+    jwks,
+  }
 }

@@ -164,10 +164,20 @@ describe('EXCHANGE_GRANT and the assertion keys (issue 39): refused at start, ne
     expect(problemsOf({ ...realm(STRONG, STRONG), ...env })).toContainEqual(expect.stringMatching(problem))
   })
 
-  it('with a tenant, token-exchange is not yet supported and jwt-bearer is a realm mode', () => {
-    expect(problemsOf({ ...tenant(STRONG), EXCHANGE_GRANT: 'token-exchange' })).toEqual([
-      expect.stringMatching(/token-exchange .* is not yet supported/),
-    ])
+  it('with a tenant, token-exchange takes the keys (Auth0 Custom Token Exchange) and jwt-bearer is a realm mode', () => {
+    expect(problemsOf({ ...tenant(STRONG), EXCHANGE_GRANT: 'token-exchange' })).toContainEqual(
+      expect.stringMatching(/^EXCHANGE_SIGNING_KEY is required/),
+    )
+    const config = loadExchangeConfig({
+      ...tenant(STRONG),
+      ...keys,
+      EXCHANGE_GRANT: 'token-exchange',
+      EXCHANGE_SIGNING_KEY_NEXT: rsa(),
+    })
+    expect(config.grant).toMatchObject({
+      mode: 'token-exchange',
+      assertion: { issuer: keys.EXCHANGE_ASSERTION_ISSUER },
+    })
     expect(
       problemsOf({
         ...tenant(STRONG),

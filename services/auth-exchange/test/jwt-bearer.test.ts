@@ -214,7 +214,7 @@ describe('EXCHANGE_GRANT=jwt-bearer (Keycloak JWT Authorization Grant)', () => {
 
   it('endUserSessions says there is nothing to end (the sessions are transient)', async () => {
     const config = loadExchangeConfig(env)
-    const idp = createIdentityProvider(config.idp, { grant: providerGrantOf(config.grant).grant })
+    const idp = createIdentityProvider(config.idp, { signInGrant: providerGrantOf(config.grant).signInGrant })
     expect(await idp.endUserSessions({ pfUserId: 'u1', endedAt: Date.now() })).toEqual({
       outcome: 'nothing-to-end',
       reason: expect.stringContaining('transient'),

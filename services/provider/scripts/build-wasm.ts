@@ -1,12 +1,12 @@
-// Writes src/screening/lack-count-wasm.ts from lack-count.wat (`pnpm --filter @pf/provider wasm`).
+// Writes src/screening/wasm-kernels/kernels-wasm.ts from kernels.wat (`pnpm --filter @pf/provider wasm`).
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { compileWat, embeddedModule } from './compile-wat'
 
 async function main() {
-  const dir = join(__dirname, '../src/screening')
-  const base64 = await compileWat(join(dir, 'lack-count.wat'))
-  writeFileSync(join(dir, 'lack-count-wasm.ts'), embeddedModule('LACK_COUNT_WASM', 'lack-count.wat', base64))
+  const dir = join(__dirname, '../src/screening/wasm-kernels')
+  const base64 = await compileWat(join(dir, 'kernels.wat'))
+  writeFileSync(join(dir, 'kernels-wasm.ts'), embeddedModule('KERNELS_WASM', 'kernels.wat', base64))
 }
 
 void main()

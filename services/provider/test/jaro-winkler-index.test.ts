@@ -1,5 +1,5 @@
 import { jaroWinkler } from '../src/matching/jaro-winkler'
-import { JaroWinklerIndex } from '../src/screening/jaro-winkler-index'
+import { JaroWinklerIndex } from '../src/screening/jaro-winkler-index/jaro-winkler-index'
 import { seededRandom } from '../scripts/sample-generator'
 
 // Strings from a small mixed alphabet (Latin, Cyrillic, a space), so that they share letters, subsequences and

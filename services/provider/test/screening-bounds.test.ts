@@ -1,10 +1,15 @@
-import { jaro, jaroAtLeast, jaroOf, jaroWinkler, jaroWinklerAtLeast } from '../src/matching/jaro-winkler'
-import { jaroWinklerBound, minJaroWinklerMatches, winklerPrefix } from '../src/matching/jaro-winkler-bound'
-import { lcsLengthWith } from '../src/matching/lcs-length'
-import { letterProfile, sharedLetters, countLetters } from '../src/matching/letter-counts'
-import { BATCH, LackCountKernel, MAX_REACH_QUERY } from '../src/screening/lack-count-kernel'
+import { jaro, jaroAtLeast, jaroOf, jaroWinkler, winklerPrefix } from '../src/matching/jaro-winkler'
+import {
+  jaroWinklerAtLeast,
+  jaroWinklerBound,
+  minJaroWinklerMatches,
+} from '../src/screening/jaro-winkler-index/jaro-winkler-bound'
+import { lcsLengthWith } from '../src/screening/jaro-winkler-index/lcs-length'
+import { letterProfile, sharedLetters, countLetters } from '../src/screening/jaro-winkler-index/letter-counts'
+import { BATCH, MAX_REACH_QUERY } from '../src/screening/wasm-kernels/kernel-layout'
+import { WasmKernels } from '../src/screening/wasm-kernels/wasm-kernels'
 import { selectTop } from '../src/screening/rank-hits'
-import { spareByLength } from '../src/screening/spare-by-length'
+import { spareByLength } from '../src/screening/jaro-winkler-index/spare-by-length'
 import { soundex } from '../src/matching/soundex'
 import { seededRandom } from '../scripts/sample-generator'
 
@@ -42,9 +47,9 @@ const SYMBOLS = new Map([...'AEIOUNRST ÜXYZ'].map((char, rank) => [char.charCod
 const symbolOf = (code: number, wide: boolean) => (wide ? code : (SYMBOLS.get(code) as number))
 
 /** A kernel holding `texts` in order, as `LackCounter` lays them out. */
-function kernelOf(texts: string[], wide: boolean): LackCountKernel {
+function kernelOf(texts: string[], wide: boolean): WasmKernels {
   const codeUnits = texts.reduce((sum, text) => sum + text.length, 0)
-  const kernel = new LackCountKernel({ positions: texts.length, codeUnits, wide, bitWords: 4 })
+  const kernel = new WasmKernels({ positions: texts.length, codeUnits, wide, bitWords: 4 })
   texts.forEach((text, position) => {
     const start = kernel.starts[position] as number
     kernel.starts[position + 1] = start + text.length
@@ -54,7 +59,7 @@ function kernelOf(texts: string[], wide: boolean): LackCountKernel {
 }
 
 /** Sets (bit 1) or clears (bit 0) the query's positions in the kernel's masks. */
-function setMasks(kernel: LackCountKernel, query: string, wide: boolean, bit: 0 | 1): void {
+function setMasks(kernel: WasmKernels, query: string, wide: boolean, bit: 0 | 1): void {
   for (let i = 0; i < query.length; i += 1) {
     const at = 2 * symbolOf(query.charCodeAt(i), wide) + (i >>> 5)
     kernel.masks[at] = bit ? (kernel.masks[at] as number) | (1 << (i & 31)) : 0
@@ -84,7 +89,7 @@ describe('the bounds the index prunes with never rule out a pair that reaches th
   })
 
   it.each([false, true])(
-    'LackCountKernel.reach tells whether the LCS reaches each need around it, a batch at a time, for queries of up to 64 characters, and leaves out the strings of the excluded initial (two-byte symbols: %s)',
+    'WasmKernels.reach tells whether the LCS reaches each need around it, a batch at a time, for queries of up to 64 characters, and leaves out the strings of the excluded initial (two-byte symbols: %s)',
     (wide) => {
       const excluded = 'N'
       const texts = pairs.map(([, b]) => b)
@@ -126,7 +131,7 @@ describe('the bounds the index prunes with never rule out a pair that reaches th
   )
 
   it.each([false, true])(
-    'LackCountKernel.jaro counts the matches and transpositions jaroAtLeast does, to the last bit, and gives up where it does (two-byte symbols: %s)',
+    'WasmKernels.jaro counts the matches and transpositions jaroAtLeast does, to the last bit, and gives up where it does (two-byte symbols: %s)',
     (wide) => {
       const usable = pairs.filter(
         ([a, b]) => a.length <= MAX_REACH_QUERY && b.length <= MAX_REACH_QUERY && b !== '',

@@ -19,7 +19,10 @@ const API_KEY = 'pf-demo-api-key'
 const cleanup = createCleanup(afterAll)
 let postgres: PostgresHandle
 let callbacks: Awaited<ReturnType<typeof startRecorder>>
-/** Default time-outs; DELIVERY_TIMEOUT_MS 3 s (the socket's idle time a minute); the idle time 2 s. */
+/**
+ * Time-outs far above any wait (a busy CI machine streams 200 000 rows slowly: a query must not fail on time there);
+ * DELIVERY_TIMEOUT_MS 3 s (the socket's idle time a minute); the idle time 2 s.
+ */
 let provider: ServiceProcess
 let deliveryBound: ServiceProcess
 let idleBound: ServiceProcess
@@ -56,7 +59,7 @@ beforeAll(async () => {
       readyMessage: 'provider listening',
     }).then((started) => cleanup.add(started, (p) => p.stop('SIGKILL')))
   ;[provider, deliveryBound, idleBound] = await Promise.all([
-    start({}),
+    start({ OUTBOUND_TIMEOUT_MS: '120000', COMPANIES_DATABASE_TIMEOUT_MS: '120000' }),
     start({ DELIVERY_TIMEOUT_MS: '3000', OUTBOUND_TIMEOUT_MS: '60000' }),
     start({ DELIVERY_TIMEOUT_MS: '600000', OUTBOUND_TIMEOUT_MS: '2000' }),
   ])

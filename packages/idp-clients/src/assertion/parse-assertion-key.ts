@@ -1,7 +1,10 @@
 import { createHash, createPrivateKey, createPublicKey, type JsonWebKey, type KeyObject } from 'node:crypto'
 
-/** A key the exchange signs its assertions with, and what its JWKS publishes of it. */
-export interface AssertionKey {
+/**
+ * A key the exchange signs its assertions with, and what its JWKS publishes of it (an `AssertionKey` of
+ * `exchange-assertion.ts` too: Auth0's token-exchange sign-in takes it as it is).
+ */
+export interface PublishedAssertionKey {
   /** The JWK `kid`: the JWK's own, else its RFC 7638 thumbprint (so every replica derives the same). */
   kid: string
   /** `RS256` (RSA, 2048 bits or more) or `ES256` (P-256): what Keycloak and Auth0 verify. */
@@ -28,7 +31,7 @@ function thumbprint(jwk: JsonWebKey): string {
  * @example
  * const key = parseAssertionKey(env.EXCHANGE_SIGNING_KEY)
  */
-export function parseAssertionKey(text: string): AssertionKey {
+export function parseAssertionKey(text: string): PublishedAssertionKey {
   const trimmed = text.trim()
   let privateKey: KeyObject
   let ownKid: string | undefined
@@ -44,7 +47,7 @@ export function parseAssertionKey(text: string): AssertionKey {
     throw new TypeError('not a private key (a PEM, or a private JWK as JSON)')
   }
   const publicJwk = createPublicKey(privateKey).export({ format: 'jwk' })
-  let alg: AssertionKey['alg']
+  let alg: PublishedAssertionKey['alg']
   if (publicJwk.kty === 'RSA') {
     if ((privateKey.asymmetricKeyDetails?.modulusLength ?? 0) < 2048)
       throw new TypeError('an RSA key needs 2048 bits or more')

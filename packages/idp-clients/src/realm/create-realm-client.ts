@@ -1,5 +1,5 @@
 import { IdpInvalidGrantError } from '../errors'
-import { PASSWORD_MARK } from '../exchange-grant'
+import { PASSWORD_MARK } from '../password-mark'
 import { createHttpClient } from '../lib/http-client'
 import type { IdpTokens, MarketplaceUser, SyncedUser } from '../marketplace-user'
 import type { EndUserSessionsInput, EndUserSessionsResult } from '../session-ending'

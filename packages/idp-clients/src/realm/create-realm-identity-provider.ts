@@ -77,7 +77,7 @@ export function createRealmIdentityProvider(
   settings: RealmSettings,
   options: IdentityProviderOptions = {},
 ): IdentityProvider {
-  const { grant = { type: 'password' }, ...rest } = options
+  const { signInGrant: grant = { type: 'password' }, ...rest } = options
   const jwtBearer =
     grant.type === 'jwt-bearer'
       ? { assertions: grant.assertions, providerAlias: grant.providerAlias }

@@ -1,6 +1,6 @@
 import { IdpAccountConflictError, IdpMisconfiguredError } from '../errors'
-import { PASSWORD_MARK } from '../exchange-grant'
-import type { AssertionSigner } from '../assertion/create-assertion-signer'
+import { PASSWORD_MARK } from '../password-mark'
+import type { ExchangeAssertions } from '../assertion/create-exchange-assertions'
 import type { IdpHttp } from '../lib/http-client'
 import type { IdpTokens, MarketplaceUser, SyncedUser } from '../marketplace-user'
 import { FORM, form } from './form'
@@ -21,7 +21,7 @@ export interface RealmJwtBearerOptions {
   adminPath: string
   clientId: string
   clientSecret: string
-  assertions: AssertionSigner
+  assertions: ExchangeAssertions
   providerAlias: string
 }
 

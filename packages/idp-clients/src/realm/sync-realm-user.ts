@@ -1,7 +1,7 @@
 import { assertAdoptable, type AccountAdoption } from '../account-adoption'
 import { IdpConflictError, IdpMisconfiguredError } from '../errors'
 import { MARKETPLACE_ATTRIBUTES, marketplaceAttributes } from '../marketplace-attributes'
-import { PASSWORD_MARK } from '../exchange-grant'
+import { PASSWORD_MARK } from '../password-mark'
 import { emailOf, namesOf, realmUsername, type MarketplaceUser, type SyncedUser } from '../marketplace-user'
 import { PF_USER_ROLE } from '../pf-user-role'
 import { findLinkedRealmUser, linkOf, searchLinkedRealmUser } from './find-linked-realm-user'

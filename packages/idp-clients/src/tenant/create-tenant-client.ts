@@ -8,6 +8,7 @@ import { createTenantManagementApi } from './create-tenant-management-api'
 import { endTenantUserSessions } from './end-tenant-user-sessions'
 import { syncTenantUser } from './sync-tenant-user'
 import { tenantSetupChecks } from './tenant-setup-checks'
+import { createTenantTokenExchange } from './tenant-token-exchange'
 import { DEFAULT_CONNECTION, type TenantClientOptions } from './tenant-types'
 
 /**
@@ -29,12 +30,17 @@ export function createTenantClient({
   timeoutMs = 10_000,
   retry,
   sleep,
+  signInGrant,
 }: TenantClientOptions) {
   // Every call retries 408, 429 and 5xx, honouring Retry-After / x-ratelimit-reset, as the vendor SDK does.
   const root = baseUrl.replace(/\/+$/, '')
   const request = createHttpClient({ baseUrl: root, timeoutMs, retry, sleep })
   const api = createTenantManagementApi(request, { domain, clientId, clientSecret })
   const authApi = createTenantAuthenticationApi(request, { clientId, clientSecret, connection, audience })
+  const tokenExchange =
+    signInGrant?.type === 'token-exchange'
+      ? createTenantTokenExchange(request, { domain, clientId, clientSecret, audience, ...signInGrant })
+      : undefined
 
   return {
     domain,
@@ -87,8 +93,17 @@ export function createTenantClient({
       return authApi.logout(refreshToken)
     },
 
+    /** Custom Token Exchange sign-ins, with `signInGrant: { type: 'token-exchange' }` (see `createTenantTokenExchange`). */
+    tokenExchange,
+
     /** See `tenantSetupChecks`: what the Management API tells of the tenant's set-up (for a `doctor`). */
-    setupChecks: (): SetupCheck[] => tenantSetupChecks(api, { clientId, connection, adoption }),
+    setupChecks: (): SetupCheck[] =>
+      tenantSetupChecks(api, {
+        clientId,
+        connection,
+        adoption,
+        subjectTokenType: tokenExchange?.subjectTokenType,
+      }),
 
     /** Resolves when the tenant answers (for readiness checks). */
     ping: (): Promise<void> => authApi.ping(),

@@ -1,9 +1,10 @@
 import type { AccountAdoption } from '../account-adoption'
 import { decodeJwtPayload } from '../decode-jwt-payload'
-import { IdpMisconfiguredError } from '../errors'
 import { PF_USER_ROLE } from '../pf-user-role'
 import { found, problem, type SetupCheck, type SetupFinding } from '../setup-check'
 import type { TenantManagementHttp } from './tenant-management-api'
+import { tenantTokenExchangeChecks } from './tenant-token-exchange-checks'
+import { unlessUngranted } from './unless-ungranted'
 
 const PASSWORD_GRANTS = ['password', 'http://auth0.com/oauth/grant-type/password-realm']
 
@@ -27,16 +28,6 @@ export function requiredManagementScopes(adoption: AccountAdoption): string[] {
 const SESSION_END_SCOPES = ['read:users', 'read:device_credentials', 'delete:device_credentials']
 const ENTERPRISE_SCOPES = ['delete:sessions', 'read:refresh_tokens', 'delete:refresh_tokens']
 
-/** A read only the doctor makes (`read:clients`, `read:connections`): without its scope, it cannot tell. */
-async function unlessUngranted(scope: string, read: () => Promise<SetupFinding>): Promise<SetupFinding> {
-  try {
-    return await read()
-  } catch (error) {
-    if (!(error instanceof IdpMisconfiguredError)) throw error
-    return found(`not checked: the grant lacks ${scope} (only this check would use it)`)
-  }
-}
-
 function scopesFinding(token: string, adoption: AccountAdoption): SetupFinding {
   const granted = new Set(String(decodeJwtPayload(token)?.scope ?? '').split(' '))
   const missing = requiredManagementScopes(adoption).filter((s) => !granted.has(s))
@@ -58,16 +49,22 @@ function scopesFinding(token: string, adoption: AccountAdoption): SetupFinding {
 
 /**
  * The tenant's set-up as the spec requires it (C2; idp-facts.md), read with the management token: the password
- * grant is enabled for the application, the connection exists (a database), the `pf-user` role exists, and the
- * token's `scope` claim covers what the exchange and the session-end handler call.
+ * grant is enabled for the application (with `subjectTokenType`, Custom Token Exchange's set-up instead:
+ * `tenantTokenExchangeChecks`), the connection exists (a database) and is enabled for the application, the
+ * `pf-user` role exists, and the token's `scope` claim covers what the exchange and the session-end handler call.
  */
 export function tenantSetupChecks(
   api: TenantManagementHttp,
-  { clientId, connection, adoption }: { clientId: string; connection: string; adoption: AccountAdoption },
+  {
+    clientId,
+    connection,
+    adoption,
+    subjectTokenType,
+  }: { clientId: string; connection: string; adoption: AccountAdoption; subjectTokenType?: string },
 ): SetupCheck[] {
   const get = async <T>(what: string, url: string, params: Record<string, string>) =>
     (await api.call<T>({ what, method: 'GET', url, params })).data
-  return [
+  const passwordGrant: SetupCheck[] = [
     {
       name: 'tenant password grant',
       run: () =>
@@ -83,18 +80,28 @@ export function tenantSetupChecks(
           )
         }),
     },
+  ]
+  return [
+    ...(subjectTokenType ? tenantTokenExchangeChecks(api, { clientId, subjectTokenType }) : passwordGrant),
     {
       name: `tenant connection ${connection}`,
       run: () =>
         unlessUngranted('read:connections', async () => {
-          const list = await get<{ name: string; strategy?: string }[]>('get connection', '/connections', {
-            name: connection,
-          })
+          const list = await get<{ name: string; strategy?: string; enabled_clients?: string[] }[]>(
+            'get connection',
+            '/connections',
+            { name: connection },
+          )
           const match = list.find((c) => c.name === connection)
           if (!match)
             return problem('no such connection', 'create the database connection, or check TENANT_CONNECTION')
           if (match.strategy !== 'auth0')
             return problem(`a ${match.strategy ?? 'non-database'} connection`, 'use a database connection')
+          if (match.enabled_clients && !match.enabled_clients.includes(clientId))
+            return problem(
+              `not enabled for application ${clientId}`,
+              'enable the connection for the application (Application → Connections)',
+            )
           return found('exists (database)')
         }),
     },

@@ -1,4 +1,5 @@
 import type { AccountAdoption } from '../account-adoption'
+import type { SignInGrant } from '../identity-provider'
 import type { RetryOptions } from '../lib/http-client'
 
 /** The database connection Auth0 creates by default. */
@@ -35,4 +36,6 @@ export interface TenantClientOptions {
   retry?: RetryOptions
   /** For tests: how to wait. */
   sleep?: (ms: number) => Promise<void>
+  /** How users sign in (default the password grant): `token-exchange` is Custom Token Exchange. */
+  signInGrant?: SignInGrant
 }

@@ -27,6 +27,19 @@ const OPTIONS: Record<CommandName, Options> = {
     show: str,
   },
   issuer: { ...COMMON, port: str, host: str, iss: str },
+  'conformance provider': {
+    ...COMMON,
+    url: str,
+    'api-key': str,
+    endpoint: str,
+    parameters: str,
+    'callback-url': str,
+    's3-endpoint': str,
+    'default-bucket': str,
+    bucket: str,
+    bind: str,
+  },
+  'conformance receiver': { ...COMMON, ...TARGET, ca: str },
   token: {
     ...COMMON,
     issuer: str,
@@ -62,7 +75,16 @@ function commandOf(argv: string[]): CommandName | 'help' {
         : 'which webhook command? send, raw or replay',
     )
   }
-  if (first in OPTIONS) return first as CommandName
+  if (first === 'conformance') {
+    const name = `conformance ${second ?? ''}` as CommandName
+    if (name in OPTIONS) return name
+    throw new UsageError(
+      second && !second.startsWith('-')
+        ? `unknown conformance suite "${second}" (provider or receiver)`
+        : 'which conformance suite? provider or receiver',
+    )
+  }
+  if (first in OPTIONS && !first.includes(' ')) return first as CommandName
   throw new UsageError(`unknown command "${first}"`)
 }
 

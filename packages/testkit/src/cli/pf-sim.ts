@@ -2,6 +2,7 @@
 // pf-sim: the platform's side of every interface, from a terminal. `pf-sim --help` lists the commands.
 // The AWS SDK's notice that its 2027 releases need Node 22 is not pf-sim's to show (it reads S3 for pf_s3_sync).
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true'
+import { conformanceProvider, conformanceReceiver } from './conformance-commands'
 import { issuerCommand, tokenCommand } from './jwt-commands'
 import { parseCommand, type CommandValues } from './parse-command'
 import { queryCommand } from './query-command'
@@ -17,6 +18,8 @@ const COMMANDS: Record<CommandName, Command> = {
   query: queryCommand,
   issuer: issuerCommand,
   token: tokenCommand,
+  'conformance provider': conformanceProvider,
+  'conformance receiver': conformanceReceiver,
 }
 
 /** Runs one command line; the exit code: 0 done, 1 failed, 2 a usage mistake. */

@@ -11,7 +11,15 @@ export class UsageError extends Error {
 /** A command that ran and did not succeed (exit 1), with the one line that says why. */
 export class CommandFailure extends Error {}
 
-export type CommandName = 'webhook send' | 'webhook raw' | 'webhook replay' | 'query' | 'issuer' | 'token'
+export type CommandName =
+  | 'webhook send'
+  | 'webhook raw'
+  | 'webhook replay'
+  | 'query'
+  | 'issuer'
+  | 'token'
+  | 'conformance provider'
+  | 'conformance receiver'
 
 /** Each command's usage: the first line is what a mistake prints; all of it is what `--help` prints. */
 export const USAGE: Record<CommandName, string> = {
@@ -36,6 +44,21 @@ export const USAGE: Record<CommandName, string> = {
   A marketplace JWT issuer: JWKS at /.well-known/jwks.json, tokens from POST /mint, until Ctrl-C.`,
   token: `usage: pf-sim token --issuer URL --user-id U --org-id O --application-id A [--email E] [--expires-in SECONDS] [--json]
   A marketplace JWT from a running issuer, printed alone (TOKEN=$(pf-sim token …)).`,
+  'conformance provider': `usage: pf-sim conformance provider --url URL --api-key KEY --endpoint NAME|PATH [--parameters JSON] [--callback-url URL] [--s3-endpoint URL] [--default-bucket B] [--bucket B] [--bind HOST] [--json]
+  Interface A's rules against a running provider, one line per rule: PASS, FAIL (expected, got) or NOT CHECKED
+  (why). --endpoint is a name (companies: /api/search/companies) or a path; --parameters those of a query it
+  runs (sanctions needs a name). The suite listens for callbacks and deliveries at --callback-url (the address
+  the provider reaches it on, http://HOST:PORT; default a free port on 127.0.0.1) and serves S3 (s3rver) at
+  --s3-endpoint: start the provider with that S3_ENDPOINT, AWS_ACCESS_KEY_ID=S3RVER, AWS_SECRET_ACCESS_KEY=S3RVER
+  and its default bucket as --default-bucket (pf-deliveries); without it the pf_s3_sync rules are not checked.
+  --bind is the address both listen on (default 127.0.0.1; 0.0.0.0 for a provider in a container). A provider
+  that refuses private addresses needs them allowed (the reference provider: OUTBOUND_ALLOW_PRIVATE=true).
+  Query ids start pf-conformance-. Exit 0 when no rule fails, 1 when one does, 2 for a usage mistake.`,
+  'conformance receiver': `usage: pf-sim conformance receiver --url URL --secret S [--ca FILE] [--json]
+  Interface B's rules seen from outside against a running receiver, one line per rule: each event kind signed,
+  unusual JSON bytes, wrong and missing signatures, an unknown kind, a stale event, TLS below 1.2 (https URLs;
+  --ca names the PEM of a private CA). The events are real and reach your handlers: their ids start
+  wh_pf-conformance- and pf-conformance-. Exit 0 when no rule fails, 1 when one does, 2 for a usage mistake.`,
 }
 
 /** `pf-sim help`, `pf-sim --help`: every command's usage, on stdout (`pf-sim` alone is a usage mistake). */
@@ -50,4 +73,4 @@ Sent webhooks are kept in $PF_SIM_HOME (default ./.pf-sim) for replay.`
 export const usageLine = (command: CommandName | undefined) =>
   command
     ? USAGE[command].split('\n')[0]
-    : 'usage: pf-sim <webhook send|webhook raw|webhook replay|query|issuer|token> … (pf-sim --help)'
+    : 'usage: pf-sim <webhook send|webhook raw|webhook replay|query|issuer|token|conformance provider|conformance receiver> … (pf-sim --help)'

@@ -1,5 +1,7 @@
 import express, { type Request, type Response, type Router } from 'express'
 import { DEFAULT_GRANT_TYPES, type Auth0TenantState, type EmulatedAuth0Client } from './auth0-tenant-state'
+import { tokenExchangeGrant, TOKEN_EXCHANGE } from './auth0-token-exchange-grant'
+import { runPostLogin } from './auth0-post-login'
 import { auth0UserTokens } from './auth0-user-tokens'
 import { clientCredentials } from './client-auth'
 
@@ -22,6 +24,11 @@ const ALL_SCOPES = [
   'delete:refresh_tokens',
   'read:device_credentials',
   'delete:device_credentials',
+  'update:clients',
+  'read:token_exchange_profiles',
+  'create:token_exchange_profiles',
+  'update:token_exchange_profiles',
+  'delete:token_exchange_profiles',
 ]
 
 type Body = Record<string, string | undefined>
@@ -56,23 +63,34 @@ function managementGrant(state: Auth0TenantState, client: EmulatedAuth0Client, b
 }
 
 /** `refresh_token`: new tokens with the refresh token's scope and audience; the refresh token stays. */
-function refreshGrant(state: Auth0TenantState, client: EmulatedAuth0Client, body: Body, res: Response) {
+async function refreshGrant(state: Auth0TenantState, client: EmulatedAuth0Client, body: Body, res: Response) {
   const session = state.refreshTokens.get(body.refresh_token ?? '')
   const user = session && state.users.get(session.userId)
   if (!session || !user) return oauthError(res, 403, 'invalid_grant', 'Unknown or invalid refresh token.')
   const scopes = session.scope.split(' ')
+  const claims = await runPostLogin(state, user, {
+    clientId: client.clientId,
+    protocol: 'oauth2-refresh-token',
+  })
+  if (claims.kind === 'denied') return oauthError(res, 403, 'access_denied', claims.reason)
   res.json(
     auth0UserTokens(state, user, {
       clientId: client.clientId,
       scopes,
       audience: session.audience,
       refresh: false,
+      claims,
     }),
   )
 }
 
 /** `password` against the tenant's default directory, `password-realm` against the connection named `realm`. */
-function passwordGrant(state: Auth0TenantState, client: EmulatedAuth0Client, body: Body, res: Response) {
+async function passwordGrant(
+  state: Auth0TenantState,
+  client: EmulatedAuth0Client,
+  body: Body,
+  res: Response,
+) {
   const connection = body.grant_type === PASSWORD_REALM ? body.realm : state.defaultDirectory
   if (!connection)
     return oauthError(
@@ -91,12 +109,18 @@ function passwordGrant(state: Auth0TenantState, client: EmulatedAuth0Client, bod
   user.last_login = new Date().toISOString()
   user.logins_count = (user.logins_count ?? 0) + 1
   const scopes = (body.scope ?? '').split(' ').filter(Boolean)
-  res.json(auth0UserTokens(state, user, { clientId: client.clientId, scopes, audience: body.audience }))
+  // A post-login Action's api.access.deny ends a resource-owner grant with 403 access_denied and its reason.
+  const claims = await runPostLogin(state, user, { clientId: client.clientId, protocol: 'oauth2-password' })
+  if (claims.kind === 'denied') return oauthError(res, 403, 'access_denied', claims.reason)
+  res.json(
+    auth0UserTokens(state, user, { clientId: client.clientId, scopes, audience: body.audience, claims }),
+  )
 }
 
 /**
  * The Authentication API: `POST /oauth/token` (JSON or form; client credentials for the Management API,
- * `password`, `password-realm`, `refresh_token`), each grant allowed by the application's grant types;
+ * `password`, `password-realm`, `refresh_token`), each grant allowed by the application's grant types, and Custom
+ * Token Exchange (`tokenExchangeGrant`);
  * `POST /oauth/revoke`; the JWKS and the discovery document.
  */
 export function createAuth0AuthenticationRouter(state: Auth0TenantState): Router {
@@ -105,6 +129,8 @@ export function createAuth0AuthenticationRouter(state: Auth0TenantState): Router
     const body = req.body as Body
     const client = authenticatedClient(state, req)
     if (!client) return oauthError(res, 401, 'access_denied', 'Unauthorized')
+    // Custom Token Exchange is allowed by the application's `token_exchange`, not by its grant types.
+    if (body.grant_type === TOKEN_EXCHANGE) return tokenExchangeGrant(state, client, req, res)
     const allowed = client.grantTypes ?? DEFAULT_GRANT_TYPES
     // password-realm is the password grant with a named connection: the same grant type setting allows it.
     const grant = body.grant_type === PASSWORD_REALM ? 'password' : (body.grant_type ?? '')
@@ -119,7 +145,7 @@ export function createAuth0AuthenticationRouter(state: Auth0TenantState): Router
     if (body.grant_type === 'refresh_token') return refreshGrant(state, client, body, res)
     if (body.grant_type !== 'password' && body.grant_type !== PASSWORD_REALM)
       return oauthError(res, 403, 'unsupported_grant_type', 'Unsupported grant type')
-    passwordGrant(state, client, body, res)
+    return passwordGrant(state, client, body, res)
   })
   router.post('/oauth/revoke', (req: Request, res: Response) => {
     if (!authenticatedClient(state, req)) return oauthError(res, 401, 'access_denied', 'Unauthorized')
@@ -144,6 +170,7 @@ export function createAuth0AuthenticationRouter(state: Auth0TenantState): Router
         'refresh_token',
         'client_credentials',
         'password',
+        TOKEN_EXCHANGE,
       ],
       id_token_signing_alg_values_supported: ['HS256', 'RS256', 'PS256'],
     })

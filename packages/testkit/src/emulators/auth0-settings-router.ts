@@ -1,7 +1,7 @@
 import express, { type Request, type Router } from 'express'
 import { offsetPage, scoped } from './auth0-management-access'
 import { problem } from './auth0-problem'
-import { DEFAULT_GRANT_TYPES, type Auth0TenantState } from './auth0-tenant-state'
+import { DEFAULT_GRANT_TYPES, type Auth0TenantState, type EmulatedAuth0Client } from './auth0-tenant-state'
 
 /** Auth0's `fields` / `include_fields` (default true): the listed fields only, or all but them. */
 function pick(req: Request, item: Record<string, unknown>): Record<string, unknown> {
@@ -11,10 +11,24 @@ function pick(req: Request, item: Record<string, unknown>): Record<string, unkno
   return Object.fromEntries(Object.entries(item).filter(([key]) => fields.includes(key) === include))
 }
 
+/** An application as `GET /clients/{id}` answers it (the fields the exchange's checks read). */
+const clientView = (client: EmulatedAuth0Client) => ({
+  client_id: client.clientId,
+  name: client.clientId,
+  app_type: 'regular_web',
+  is_first_party: client.firstParty ?? true,
+  oidc_conformant: client.oidcConformant ?? true,
+  grant_types: client.grantTypes ?? DEFAULT_GRANT_TYPES,
+  ...(client.tokenExchange ? { token_exchange: client.tokenExchange } : {}),
+})
+
 /**
  * The tenant's applications and connections as Management API v2 answers them (auth0.com/docs/api/management/v2,
  * "Get a client", "Get all connections"):
- * - `GET /clients/{id}` (read:clients): `{client_id, name, app_type, grant_types, …}`, 404 `inexistent_client`;
+ * - `GET /clients/{id}` (read:clients): `{client_id, name, app_type, is_first_party, oidc_conformant, grant_types,
+ *   token_exchange?, …}`, 404 `inexistent_client`; `PATCH /clients/{id}` (update:clients) sets `token_exchange`,
+ *   `is_first_party`, `oidc_conformant`, `grant_types` (configure-custom-token-exchange.mdx: "Set the
+ *   `allow_any_profile_of_type` attribute under `token_exchange` to `["custom_authentication"]`");
  * - `GET /connections?name=` (read:connections): `{id, name, strategy, enabled_clients, …}`, `strategy` `auth0`
  *   for a database connection; a plain array, `{connections, start, limit, total}` with `include_totals=true`
  *   (what the v7 SDK asks for), `{connections, next?}` with checkpoint paging (`from`, `take`).
@@ -26,14 +40,37 @@ export function createAuth0SettingsRouter(state: Auth0TenantState): Router {
     scoped('read:clients', (req, res) => {
       const client = state.clients.find((c) => c.clientId === req.params.id)
       if (!client) return problem(res, 404, 'Not Found', 'The client does not exist', 'inexistent_client')
-      res.json(
-        pick(req, {
-          client_id: client.clientId,
-          name: client.clientId,
-          app_type: 'regular_web',
-          grant_types: client.grantTypes ?? DEFAULT_GRANT_TYPES,
-        }),
+      res.json(pick(req, clientView(client)))
+    }),
+  )
+  router.patch(
+    '/clients/:id',
+    scoped('update:clients', (req, res) => {
+      const client = state.clients.find((c) => c.clientId === req.params.id)
+      if (!client) return problem(res, 404, 'Not Found', 'The client does not exist', 'inexistent_client')
+      const body = (req.body ?? {}) as Record<string, unknown>
+      const types = (body.token_exchange as { allow_any_profile_of_type?: unknown } | undefined)
+        ?.allow_any_profile_of_type
+      if (
+        types !== undefined &&
+        !(
+          Array.isArray(types) &&
+          types.every((t) => t === 'custom_authentication' || t === 'on_behalf_of_token_exchange')
+        )
       )
+        return problem(
+          res,
+          400,
+          'Bad Request',
+          'Payload validation error: token_exchange.allow_any_profile_of_type',
+          'invalid_body',
+        )
+      if (body.token_exchange !== undefined)
+        client.tokenExchange = body.token_exchange as EmulatedAuth0Client['tokenExchange']
+      if (typeof body.is_first_party === 'boolean') client.firstParty = body.is_first_party
+      if (typeof body.oidc_conformant === 'boolean') client.oidcConformant = body.oidc_conformant
+      if (Array.isArray(body.grant_types)) client.grantTypes = body.grant_types as string[]
+      res.json(clientView(client))
     }),
   )
   router.get(
@@ -46,7 +83,7 @@ export function createAuth0SettingsRouter(state: Auth0TenantState): Router {
           id: `con_${String(index).padStart(16, '0')}`,
           name,
           strategy: state.isDatabase(name) ? 'auth0' : 'google-oauth2',
-          enabled_clients: state.clients.map((c) => c.clientId),
+          enabled_clients: state.clients.map((c) => c.clientId).filter((id) => state.enabledFor(name, id)),
         }))
       if (req.query.take === undefined && req.query.from === undefined)
         return offsetPage(

@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto'
+import { createActionCache, type ActionCache, type EmulatedAuth0Action } from './auth0-actions'
+import { createIpThrottle, type IpThrottle, type IpThrottleStage } from './auth0-ip-throttle'
+import type { EmulatedPostLoginAction } from './auth0-post-login'
 import { SigningKey } from './signing-key'
 
 export interface Auth0Permission {
@@ -52,6 +55,8 @@ export interface EmulatedAuth0Session {
 export interface Auth0ConnectionSpec {
   name: string
   database?: boolean
+  /** The applications it is enabled for (default: every application of the tenant). */
+  enabledClients?: string[]
 }
 
 /** An application: `scopes` is what its machine-to-machine grant on the Management API allows. */
@@ -61,6 +66,24 @@ export interface EmulatedAuth0Client {
   /** Its grant types (Application → Advanced settings → Grant Types); default `DEFAULT_GRANT_TYPES`. */
   grantTypes?: string[]
   scopes?: string[]
+  /** First-party (default true) and OIDC-conformant (default true): Custom Token Exchange requires both. */
+  firstParty?: boolean
+  oidcConformant?: boolean
+  /** `token_exchange.allow_any_profile_of_type` (`["custom_authentication"]` lets it use any profile). */
+  tokenExchange?: { allow_any_profile_of_type?: string[] }
+  /** "Trust Token Endpoint IP Header": `auth0-forwarded-for` is the end user's address (default false). */
+  trustTokenEndpointIpHeader?: boolean
+}
+
+/** A Token Exchange Profile as the Management API answers it. */
+export interface EmulatedTokenExchangeProfile {
+  id: string
+  name: string
+  subject_token_type: string
+  action_id: string
+  type: 'custom_authentication'
+  created_at: string
+  updated_at: string
 }
 
 /** The grant types of an application that does not set its own: a regular web application's, password included. */
@@ -119,6 +142,19 @@ export interface Auth0TenantState {
   /** The Management API's client-credentials grant: counted for `managementTokensIssued`. */
   managementTokenIssued(): void
   managementTokensIssued(): number
+  /** Whether connection `name` is enabled for application `clientId`. */
+  enabledFor(name: string, clientId: string): boolean
+  /** By id (`tep_…`). */
+  tokenExchangeProfiles: Map<string, EmulatedTokenExchangeProfile>
+  /** By id. */
+  actions: Map<string, EmulatedAuth0Action>
+  /** `api.cache` of the custom-token-exchange trigger. */
+  exchangeCache: ActionCache
+  ipThrottle: IpThrottle
+  /** Custom Token Exchange Action runs so far. */
+  exchangeRuns: { count: number }
+  /** The Login flow's post-login Action, run from its file; none: the claims the repository's writes. */
+  postLoginAction?: EmulatedPostLoginAction
 }
 
 export interface Auth0TenantOptions {
@@ -131,6 +167,10 @@ export interface Auth0TenantOptions {
   sessionEndpoints: boolean
   namespace: string
   searchLagMs: number
+  actions?: EmulatedAuth0Action[]
+  tokenExchangeProfiles?: Pick<EmulatedTokenExchangeProfile, 'name' | 'subject_token_type' | 'action_id'>[]
+  suspiciousIpThrottling?: Partial<IpThrottleStage>
+  postLoginAction?: EmulatedPostLoginAction
 }
 
 /** A new refresh-token or session id in the tenant's style. */
@@ -243,5 +283,21 @@ export function createAuth0TenantState(options: Auth0TenantOptions): Auth0Tenant
     roleNames: (user) => roles.filter((r) => user.roles.has(r.id)).map((r) => r.name),
     managementTokenIssued: () => void (managementTokens += 1),
     managementTokensIssued: () => managementTokens,
+    enabledFor: (name, clientId) => {
+      const enabled = connections.find((c) => c.name === name)?.enabledClients
+      return enabled === undefined || enabled.includes(clientId)
+    },
+    tokenExchangeProfiles: new Map(
+      (options.tokenExchangeProfiles ?? []).map((profile) => {
+        const id = credentialId('tep')
+        const at = new Date().toISOString()
+        return [id, { id, ...profile, type: 'custom_authentication', created_at: at, updated_at: at }]
+      }),
+    ),
+    actions: new Map((options.actions ?? []).map((action) => [action.id, action])),
+    exchangeCache: createActionCache(),
+    ipThrottle: createIpThrottle(options.suspiciousIpThrottling),
+    exchangeRuns: { count: 0 },
+    postLoginAction: options.postLoginAction,
   }
 }

@@ -2,9 +2,10 @@ import { randomBytes } from 'node:crypto'
 import { credentialId, type Auth0TenantState, type EmulatedAuth0User } from './auth0-tenant-state'
 
 /**
- * The tokens of a signed-in user, as the password, password-realm and refresh-token grants answer: an access
- * token that is a JWT with the post-login Action's namespaced claims when an audience was asked for (opaque
- * otherwise), an ID token with `openid`, a refresh token with `offline_access` (unless `refresh` is false).
+ * The tokens of a signed-in user, as the password, password-realm, refresh-token and token-exchange grants answer:
+ * an access token that is a JWT with the post-login pipeline's custom claims (`claims`, from `runPostLogin`) when
+ * an audience was asked for (opaque otherwise), an ID token with `openid`, a refresh token with `offline_access`
+ * (unless `refresh` is false).
  */
 export function auth0UserTokens(
   state: Auth0TenantState,
@@ -14,15 +15,17 @@ export function auth0UserTokens(
     scopes,
     audience,
     refresh = true,
-  }: { clientId: string; scopes: string[]; audience?: string; refresh?: boolean },
+    claims,
+  }: {
+    clientId: string
+    scopes: string[]
+    audience?: string
+    refresh?: boolean
+    claims: { access: Record<string, unknown>; id: Record<string, unknown> }
+  },
 ) {
-  const { key, issuer, namespace } = state
-  const customClaims = {
-    [`${namespace}roles`]: state.roleNames(user),
-    [`${namespace}orgId`]: user.app_metadata.orgId,
-    [`${namespace}pfUserId`]: user.app_metadata.pfUserId,
-    [`${namespace}pfApplicationId`]: user.app_metadata.pfApplicationId,
-  }
+  const { key, issuer } = state
+  const customClaims = claims.access
   // Without an audience the tenant issues an opaque token for /userinfo: custom claims need a JWT.
   const accessToken = audience
     ? key.sign(
@@ -58,6 +61,7 @@ export function auth0UserTokens(
         sub: user.user_id,
         email: user.email,
         nickname: user.email.split('@')[0],
+        ...claims.id,
       },
       36000,
     )

@@ -19,7 +19,12 @@ export type {
   Auth0ConnectionSpec,
   Auth0Emulator,
   Auth0EmulatorOptions,
+  EmulatedAuth0Action,
+  EmulatedAuth0Client,
   EmulatedAuth0User,
+  EmulatedPostLoginAction,
+  EmulatedTokenExchangeProfile,
+  IpThrottleStage,
 } from './start-auth0-emulator'
 export type { EmulatorControls, Fault, RecordedCall } from './emulator-controls'
 export { SigningKey } from './signing-key'

@@ -8,6 +8,7 @@ import { createAuth0RefreshTokensRouter } from './auth0-refresh-tokens-router'
 import { createAuth0RoleRouter } from './auth0-role-router'
 import { createAuth0SessionsRouter } from './auth0-sessions-router'
 import { createAuth0SettingsRouter } from './auth0-settings-router'
+import { createAuth0TokenExchangeProfilesRouter } from './auth0-token-exchange-profiles-router'
 import {
   createAuth0TenantState,
   credentialId,
@@ -16,7 +17,12 @@ import {
   type EmulatedAuth0Session,
   type EmulatedAuth0User,
   type EmulatedRefreshToken,
+  type EmulatedAuth0Client,
+  type EmulatedTokenExchangeProfile,
 } from './auth0-tenant-state'
+import type { EmulatedAuth0Action } from './auth0-actions'
+import type { IpThrottleStage } from './auth0-ip-throttle'
+import type { EmulatedPostLoginAction } from './auth0-post-login'
 import { createAuth0UserLinksRouter } from './auth0-user-links-router'
 import { createAuth0UsersRouter } from './auth0-users-router'
 import { installControls, type EmulatorControls, type Fault } from './emulator-controls'
@@ -28,12 +34,20 @@ export type {
   EmulatedAuth0Session,
   EmulatedAuth0User,
   EmulatedRefreshToken,
+  EmulatedAuth0Client,
+  EmulatedTokenExchangeProfile,
 } from './auth0-tenant-state'
+export type { EmulatedAuth0Action } from './auth0-actions'
+export type { IpThrottleStage } from './auth0-ip-throttle'
+export type { EmulatedPostLoginAction } from './auth0-post-login'
 
 export interface Auth0EmulatorOptions {
   domain?: string
-  /** `scopes`: what its machine-to-machine grant on the Management API allows (default: all it could need). */
-  clients?: { clientId: string; clientSecret: string; grantTypes?: string[]; scopes?: string[] }[]
+  /**
+   * `scopes`: what its machine-to-machine grant on the Management API allows (default: all it could need);
+   * `tokenExchange`, `firstParty`, `oidcConformant`, `trustTokenEndpointIpHeader`: see `EmulatedAuth0Client`.
+   */
+  clients?: EmulatedAuth0Client[]
   /** Names of database connections, or specs (`{ name, database: false }` for a social connection). */
   connections?: (string | Auth0ConnectionSpec)[]
   /** The tenant's default directory for the password grant; `null` reproduces the "not configured" error. */
@@ -53,6 +67,17 @@ export interface Auth0EmulatorOptions {
    * consistent (Auth0's user-search best practices). `users-by-email` and `GET /users/{id}` are immediate.
    */
   searchLagMs?: number
+  /** Deployed Actions of the `custom-token-exchange` trigger, each run from its source file in this process. */
+  actions?: EmulatedAuth0Action[]
+  /** Custom Token Exchange Profiles that exist at start (more through the Management API). */
+  tokenExchangeProfiles?: Pick<EmulatedTokenExchangeProfile, 'name' | 'subject_token_type' | 'action_id'>[]
+  /** Suspicious IP Throttling's `pre-custom-token-exchange` stage (default 10 attempts, one back every 10 min). */
+  suspiciousIpThrottling?: Partial<IpThrottleStage>
+  /**
+   * The Login flow's post-login Action, run from its source file after every sign-in (password, refresh,
+   * token exchange) for the tokens' custom claims; default: the claims the repository's Action writes.
+   */
+  postLoginAction?: EmulatedPostLoginAction
   latencyMs?: number
   /** Default: a free port. */
   port?: number
@@ -74,6 +99,12 @@ export interface Auth0Emulator extends EmulatorControls {
   setSearchLag(ms: number): void
   /** Management tokens issued so far. */
   managementTokensIssued(): number
+  /** Changes an Action's secrets (as a new deployment would). */
+  setActionSecrets(actionId: string, secrets: Record<string, string>): void
+  /** Custom Token Exchange Action runs so far. */
+  exchangeActionRuns(): number
+  /** Invalid subject tokens counted for `ip` by Suspicious IP Throttling. */
+  suspiciousIpFailures(ip: string): number
   /** The next `times` requests (matching `match`) get the Management API's 429 with its rate-limit headers. */
   rateLimit(times: number, match?: Fault['match']): void
   stop(): Promise<void>
@@ -99,7 +130,8 @@ const rateLimited = (times: number, match?: Fault['match']): Fault => ({
 
 /**
  * An HTTP emulator of an Auth0 tenant: the Authentication API's `/oauth/token` (client credentials for the
- * Management API, password grant) and `/oauth/revoke`, the JWKS, and the Management API v2 calls of the
+ * Management API, password grant, Custom Token Exchange running the tenant's Action from its source file) and
+ * `/oauth/revoke`, the JWKS, and the Management API v2 calls of the
  * identity exchange, with the real answers' shapes (see the spec's idp-facts.md). Access tokens asked for
  * with an audience are JWTs carrying namespaced claims, as the post-login Action writes them.
  *
@@ -117,6 +149,10 @@ export async function startAuth0Emulator({
   sessionEndpoints = true,
   namespace = 'https://pf.example.com/',
   searchLagMs = 1000,
+  actions = [],
+  tokenExchangeProfiles = [],
+  suspiciousIpThrottling,
+  postLoginAction,
   latencyMs = 0,
   port = 0,
 }: Auth0EmulatorOptions = {}): Promise<Auth0Emulator> {
@@ -132,6 +168,10 @@ export async function startAuth0Emulator({
     sessionEndpoints,
     namespace,
     searchLagMs,
+    actions,
+    tokenExchangeProfiles,
+    suspiciousIpThrottling,
+    postLoginAction,
   })
   const app = express()
   app.use(express.urlencoded({ extended: false }), express.json())
@@ -145,6 +185,7 @@ export async function startAuth0Emulator({
     createAuth0UserLinksRouter(state),
     createAuth0RoleRouter(state),
     createAuth0SettingsRouter(state),
+    createAuth0TokenExchangeProfilesRouter(state),
     createAuth0UsersRouter(state),
   )
 
@@ -167,6 +208,13 @@ export async function startAuth0Emulator({
     refreshTokensOf: (userId) => [...state.refreshTokens.values()].filter((t) => t.userId === userId),
     setSearchLag: state.setSearchLag,
     managementTokensIssued: state.managementTokensIssued,
+    setActionSecrets: (actionId, secrets) => {
+      const action = state.actions.get(actionId)
+      if (!action) throw new Error(`no action ${actionId}`)
+      action.secrets = { ...secrets }
+    },
+    exchangeActionRuns: () => state.exchangeRuns.count,
+    suspiciousIpFailures: (ip) => state.ipThrottle.failuresOf(ip),
     rateLimit: (times, match) => controls.injectFault(rateLimited(times, match)),
     stop: () =>
       new Promise<void>((resolve) => {

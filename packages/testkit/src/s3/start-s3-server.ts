@@ -20,6 +20,8 @@ export interface StartS3ServerOptions {
   /** Where objects are kept; default a fresh temporary folder. */
   directory?: string
   port?: number
+  /** The address to listen on (default 127.0.0.1; 0.0.0.0 to be reached from a container). */
+  host?: string
 }
 
 /**
@@ -33,6 +35,7 @@ export async function startS3Server({
   buckets = [],
   directory = mkdtempSync(join(tmpdir(), 'pf-s3-')),
   port = 0,
+  host = '127.0.0.1',
 }: StartS3ServerOptions = {}): Promise<S3ServerHandle> {
   const server = new S3rver({
     silent: true,
@@ -42,11 +45,11 @@ export async function startS3Server({
   // s3rver's own run() listens without an 'error' listener: a busy port would end this process with a stack
   // trace. Its steps, with the listen error returned instead (EADDRINUSE with its port, for the caller to name).
   await server.configureBuckets()
-  const httpServer = await listening(server.listen(port, '127.0.0.1', () => {}))
+  const httpServer = await listening(server.listen(port, host, () => {}))
   server.httpServer = httpServer
   const { port: bound } = httpServer.address() as AddressInfo
   return {
-    endpoint: `http://127.0.0.1:${bound}`,
+    endpoint: `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${bound}`,
     credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
     directory,
     stop: () => server.close(),

@@ -44,7 +44,7 @@ const checks = (config: ExchangeConfig): DoctorCheck[] => {
     adoption: config.adoption,
     retry: { maxRetries: 0 },
     // EXCHANGE_GRANT=jwt-bearer: the server's version and feature, the provider and the client are checked.
-    grant: providerGrantOf(config.grant).grant,
+    signInGrant: providerGrantOf(config.grant).signInGrant,
   })
   const discovery = idp.discovery.url
   return [

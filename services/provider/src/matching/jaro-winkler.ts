@@ -1,5 +1,3 @@
-import { minJaroWinklerMatches, winklerPrefix } from './jaro-winkler-bound'
-
 // Reused match flags: names are short, and allocating two arrays per comparison dominated the profile.
 let flagsA = new Uint8Array(64)
 let flagsB = new Uint8Array(64)
@@ -59,23 +57,17 @@ export function jaroOf(matches: number, transpositions: number, la: number, lb: 
   return (matches / la + matches / lb + (matches - transpositions / 2) / matches) / 3
 }
 
+/** Length of the common prefix of `a` and `b` that Jaro-Winkler counts (at most 4 characters). */
+export function winklerPrefix(a: string, b: string): number {
+  const max = Math.min(4, a.length, b.length)
+  let prefix = 0
+  while (prefix < max && a.charCodeAt(prefix) === b.charCodeAt(prefix)) prefix += 1
+  return prefix
+}
+
 /** Jaro-Winkler similarity: Jaro boosted by the common prefix (up to 4 characters, scaling 0.1). */
 export function jaroWinkler(a: string, b: string): number {
   return boost(jaro(a, b), winklerPrefix(a, b))
-}
-
-/**
- * `jaroWinkler(a, b)` when it reaches `floor`, else −1 (found out early where it can be: `jaroAtLeast` with the
- * fewest matches the floor needs).
- */
-export function jaroWinklerAtLeast(a: string, b: string, floor: number): number {
-  const prefix = winklerPrefix(a, b)
-  const needed = minJaroWinklerMatches(a.length, b.length, prefix, floor)
-  if (needed > Math.min(a.length, b.length)) return -1
-  const similarity = jaroAtLeast(a, b, needed)
-  if (similarity < 0) return -1
-  const value = boost(similarity, prefix)
-  return value >= floor ? value : -1
 }
 
 /** Jaro boosted by a common prefix of `prefix` characters (at most 4), as Winkler does. */

@@ -1,3 +1,5 @@
+import { boost, jaroAtLeast, winklerPrefix } from '../../matching/jaro-winkler'
+
 /** Slack on every bound: a floating-point rounding must never prune a pair that reaches the floor. */
 export const BOUND_SLACK = 1e-9
 
@@ -17,14 +19,6 @@ export function minJaroWinklerMatches(a: number, b: number, prefix: number, floo
   return Math.max(1, Math.ceil((needed * a * b) / (a + b) - BOUND_SLACK))
 }
 
-/** Length of the common prefix of `a` and `b` that Jaro-Winkler counts (at most 4 characters). */
-export function winklerPrefix(a: string, b: string): number {
-  const max = Math.min(4, a.length, b.length)
-  let prefix = 0
-  while (prefix < max && a.charCodeAt(prefix) === b.charCodeAt(prefix)) prefix += 1
-  return prefix
-}
-
 /**
  * Upper bound of Jaro-Winkler(a, b) from what is cheap to know: at most `matches` characters match (their
  * character counts), the longest common subsequence has `lcs` characters, and the prefix is `prefix`.
@@ -37,4 +31,18 @@ export function jaroWinklerBound(a: number, b: number, prefix: number, matches: 
     m < 1 ? 0 : (m / a + m / b + Math.min(1, (m + Math.min(lcs, m)) / (2 * m))) / 3
   const best = Math.max(jaro(Math.min(lcs, matches)), jaro(matches))
   return best + 0.1 * Math.min(prefix, 4) * (1 - best)
+}
+
+/**
+ * `jaroWinkler(a, b)` when it reaches `floor`, else −1 (found out early where it can be: `jaroAtLeast` with the
+ * fewest matches the floor needs).
+ */
+export function jaroWinklerAtLeast(a: string, b: string, floor: number): number {
+  const prefix = winklerPrefix(a, b)
+  const needed = minJaroWinklerMatches(a.length, b.length, prefix, floor)
+  if (needed > Math.min(a.length, b.length)) return -1
+  const similarity = jaroAtLeast(a, b, needed)
+  if (similarity < 0) return -1
+  const value = boost(similarity, prefix)
+  return value >= floor ? value : -1
 }

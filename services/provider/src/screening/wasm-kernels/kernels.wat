@@ -1,21 +1,11 @@
-;; The kernel of the whole-name index, in WebAssembly with SIMD: `scan` counts the query's letters each string
-;; lacks, 128 strings per operation (`LackCounter.survivors`), and `reach` tells whether survivors' LCS with the
-;; query reaches what their Jaro-Winkler bound needs (`SurvivorCheck`).
-;; Compiled by `pnpm --filter @pf/provider wasm` into lack-count-wasm.ts; a test keeps the two in step.
+;; The WebAssembly SIMD kernels of the Jaro-Winkler index, three algorithms: `scan` counts the query's letters each
+;; string lacks, 128 strings per operation (`LackCounter.survivors`); `reach` tells whether survivors' LCS with the
+;; query reaches what their Jaro-Winkler bound needs, and `jaro` counts their Jaro matches and transpositions
+;; (`SurvivorCheck`).
+;; Compiled by `pnpm --filter @pf/provider wasm` into kernels-wasm.ts; a test keeps the two in step.
 ;;
-;; Memory, laid out by LackCountKernel (lack-count-kernel.ts):
-;;   out:   the record count (i32), then from out + 16 up to `cap` records of 128 bytes:
-;;          block (i32, padded to 16 bytes), survivors (v128: lanes of strings lacking no more than allowed),
-;;          then the six counter planes c0..c5 (v128 each)
-;;   rows:  one i32 per query token, the byte offset of its row; a row holds one v128 per block of 128 strings,
-;;          bit i of lane j set when the string at 128 block + 32 j + i holds the token
-;;   batch: (start, end, need) triples of i32 for `reach`, which writes over each need a number at least need
-;;          exactly when the LCS of codes[start .. end) reaches it
-;;   4:     what `reach` touched (kept, so that its first reads are not optimized away)
-;;   masks: one i64 per symbol, bit i set where the query holds it at position i (the query's symbols only)
-;;   positions, query, matched: `jaro`'s (one i64 per symbol, zero between calls; the query's symbols; scratch)
-;;   starts, codes: the strings' symbols, codes[starts[p] .. starts[p + 1]) for position p, one byte each or
-;;          two (`wide`: the shift of a symbol's size); `starts` is read by LackCounter only
+;; Memory: as kernel-layout.ts states, once. The regions' addresses come as parameters; a literal that is part of
+;; the layout carries the table's name for it in a comment, `(; RECORD_SHIFT ;)`, and a test holds the two equal.
 ;;
 ;; Counters start at 63 − allowed (`start`): one lack more than allowed carries out of the top plane. Two tokens
 ;; are added at a time (a half adder, then a full adder on plane 1 and a ripple above), and a block is left as
@@ -108,15 +98,16 @@
               (local.set $c5 (v128.xor (local.get $c5) (local.get $carry)))
               (local.set $over (v128.or (local.get $over) (local.get $next)))))
           (br_if $overflowed (i32.eqz (v128.any_true (v128.not (local.get $over)))))
-          (local.set $record (i32.add (i32.add (local.get $out) (i32.const 16)) (i32.shl (local.get $n) (i32.const 7))))
+          (local.set $record (i32.add (i32.add (local.get $out) (i32.const 16 (; RECORDS_FROM ;)))
+            (i32.shl (local.get $n) (i32.const 7 (; RECORD_SHIFT ;)))))
           (i32.store (local.get $record) (local.get $block))
-          (v128.store offset=16 (local.get $record) (v128.not (local.get $over)))
-          (v128.store offset=32 (local.get $record) (local.get $c0))
-          (v128.store offset=48 (local.get $record) (local.get $c1))
-          (v128.store offset=64 (local.get $record) (local.get $c2))
-          (v128.store offset=80 (local.get $record) (local.get $c3))
-          (v128.store offset=96 (local.get $record) (local.get $c4))
-          (v128.store offset=112 (local.get $record) (local.get $c5))
+          (v128.store offset=16 (; RECORD_SURVIVORS ;) (local.get $record) (v128.not (local.get $over)))
+          (v128.store offset=32 (; RECORD_PLANES ;) (local.get $record) (local.get $c0))
+          (v128.store offset=48 (; RECORD_PLANES + PLANE_BYTES ;) (local.get $record) (local.get $c1))
+          (v128.store offset=64 (; RECORD_PLANES + 2 * PLANE_BYTES ;) (local.get $record) (local.get $c2))
+          (v128.store offset=80 (; RECORD_PLANES + 3 * PLANE_BYTES ;) (local.get $record) (local.get $c3))
+          (v128.store offset=96 (; RECORD_PLANES + 4 * PLANE_BYTES ;) (local.get $record) (local.get $c4))
+          (v128.store offset=112 (; RECORD_PLANES + 5 * PLANE_BYTES ;) (local.get $record) (local.get $c5))
           (local.set $n (i32.add (local.get $n) (i32.const 1))))
         (local.set $block (i32.add (local.get $block) (i32.const 1)))
         (br $blocks)))
@@ -138,21 +129,21 @@
     (block $touched_all
       (loop $touch
         (br_if $touched_all (i32.ge_u (local.get $i) (local.get $count)))
-        (local.set $j (i32.load (i32.add (local.get $batch) (i32.mul (local.get $i) (i32.const 12)))))
+        (local.set $j (i32.load (i32.add (local.get $batch) (i32.mul (local.get $i) (i32.const 12 (; TRIPLE_BYTES ;))))))
         (local.set $touched (i32.or (local.get $touched)
           (i32.load8_u (i32.add (local.get $codes) (i32.shl (local.get $j) (local.get $wide))))))
         (local.set $i (i32.add (local.get $i) (i32.const 1)))
         (br $touch)))
-    (i32.store (i32.const 4) (local.get $touched))
+    (i32.store (i32.const 4 (; TOUCHED_AT ;)) (local.get $touched))
     (local.set $i (i32.const 0))
     (block $done
       (loop $items
         (br_if $done (i32.ge_u (local.get $i) (local.get $count)))
-        (local.set $item (i32.add (local.get $batch) (i32.mul (local.get $i) (i32.const 12))))
+        (local.set $item (i32.add (local.get $batch) (i32.mul (local.get $i) (i32.const 12 (; TRIPLE_BYTES ;)))))
         (local.set $j (i32.load (local.get $item)))
-        (local.set $end (i32.load offset=4 (local.get $item)))
+        (local.set $end (i32.load offset=4 (; TRIPLE_END ;) (local.get $item)))
         (local.set $row (i64.const -1))
-        (local.set $need (i32.load offset=8 (local.get $item)))
+        (local.set $need (i32.load offset=8 (; TRIPLE_NEED ;) (local.get $item)))
         (local.set $lcs (i32.const 0))
         (if (i32.lt_u (local.get $j) (local.get $end))
           (then
@@ -198,7 +189,7 @@
                     (br $narrow_row)))))
             (local.set $lcs (i32.wrap_i64 (i64.popcnt (i64.and (i64.xor (local.get $row) (i64.const -1)) (local.get $top)))))
             (br $steps)))
-        (i32.store offset=8 (local.get $item) (local.get $lcs))
+        (i32.store offset=8 (; TRIPLE_NEED ;) (local.get $item) (local.get $lcs))
         (local.set $i (i32.add (local.get $i) (i32.const 1)))
         (br $items))))
   ;; The symbol at index k of `codes` (one byte each, or two when `wide`).

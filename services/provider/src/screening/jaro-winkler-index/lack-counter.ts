@@ -1,12 +1,17 @@
-import { LETTER_BINS } from '../matching/letter-counts'
-import { LackCountKernel, RECORDS } from './lack-count-kernel'
-import type { Tick } from './search-budget'
+import { LETTER_BINS } from './letter-counts'
+import {
+  PLANE_WORDS,
+  PLANES,
+  RECORD_PLANES_WORD,
+  RECORD_SURVIVORS_WORD,
+  RECORDS,
+} from '../wasm-kernels/kernel-layout'
+import { WasmKernels } from '../wasm-kernels/wasm-kernels'
+import type { Tick } from '../search-budget'
 
 /** Occurrences counted per character bin: "holds at least k of bin c" for k = 1..8 is one bit per string. */
 export const PER_BIN = 8
 const TOKENS = LETTER_BINS * PER_BIN
-/** Bit planes of the per-string counters: up to 62 missing characters are told apart. */
-const PLANES = 6
 const MAX_SPARE = (1 << PLANES) - 2
 /** Blocks of 128 strings counted per kernel call at most: the search's budget is checked between calls. */
 const SCAN_BLOCKS = 1024
@@ -64,7 +69,7 @@ function headOf(text: string, from: number): number {
 
 /**
  * Strings in a fixed order, 32 to a word, with one bitset per character-occurrence token ("holds at least k of
- * bin c"). `survivors` counts, 128 strings at a time (`LackCountKernel`, WebAssembly SIMD), how many of a
+ * bin c"). `survivors` counts, 128 strings at a time (`WasmKernels`, WebAssembly SIMD), how many of a
  * query's tokens each string lacks, in bit-sliced counters, and offers those that lack no more than their
  * length and prefix allow. The strings' characters are kept in the same order in one array (`codes`, in the
  * kernel's memory, where it computes survivors' LCS and Jaro), so that a survivor is checked on sequential
@@ -81,7 +86,7 @@ export class LackCounter {
      * most of a query's time). `kernel.codes[kernel.starts[p] .. kernel.starts[p + 1])`: the characters of the
      * string at position p, as symbols (`symbolOf`); lengths are read from `starts` too.
      */
-    readonly kernel: LackCountKernel,
+    readonly kernel: WasmKernels,
     /** 32-string words in a row: whole blocks of 128 strings. */
     private readonly words: number,
     /**
@@ -131,7 +136,7 @@ export class LackCounter {
     const words = 4 * Math.ceil(order.length / 128)
     const ranks = symbolRanks(strings, order)
     const codeUnits = order.reduce((sum, id) => sum + (strings[id] as string).length, 0)
-    const kernel = new LackCountKernel({
+    const kernel = new WasmKernels({
       positions: order.length,
       codeUnits,
       wide: !ranks,
@@ -233,16 +238,17 @@ export class LackCounter {
       const block = words[at] as number
       for (let lane = 0; lane < 4; lane += 1) {
         const first = (block << 7) + (lane << 5)
-        let survivors = (words[at + 4 + lane] as number) & bitRange(from - first, to - first)
+        let survivors =
+          (words[at + RECORD_SURVIVORS_WORD + lane] as number) & bitRange(from - first, to - first)
         if (survivors === 0) continue
         // The lane's six planes (`PLANES`), read once for all its survivors.
-        const plane = at + 8 + lane
+        const plane = at + RECORD_PLANES_WORD + lane
         const p0 = words[plane] as number
-        const p1 = words[plane + 4] as number
-        const p2 = words[plane + 8] as number
-        const p3 = words[plane + 12] as number
-        const p4 = words[plane + 16] as number
-        const p5 = words[plane + 20] as number
+        const p1 = words[plane + PLANE_WORDS] as number
+        const p2 = words[plane + 2 * PLANE_WORDS] as number
+        const p3 = words[plane + 3 * PLANE_WORDS] as number
+        const p4 = words[plane + 4 * PLANE_WORDS] as number
+        const p5 = words[plane + 5 * PLANE_WORDS] as number
         // Lowest first: survivors are offered in order.
         while (survivors !== 0) {
           const low = survivors & -survivors
@@ -328,7 +334,7 @@ function symbolRanks(strings: readonly string[], order: Int32Array): Map<number,
 function layoutCodes(
   strings: readonly string[],
   order: Int32Array,
-  { starts, codes }: LackCountKernel,
+  { starts, codes }: WasmKernels,
   ranks: Map<number, number> | undefined,
 ): void {
   // A code's symbol by table (a map read per character would add seconds to a million names' build).

@@ -1,4 +1,4 @@
-import { minJaroWinklerMatches } from '../matching/jaro-winkler-bound'
+import { minJaroWinklerMatches } from './jaro-winkler-bound'
 
 /**
  * What a string of each length may lack of a query's characters, given the prefix it shares: a string of length

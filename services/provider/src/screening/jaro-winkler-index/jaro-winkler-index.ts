@@ -1,7 +1,7 @@
-import { countLetters, LETTER_BINS, letterProfile, type LetterProfile } from '../matching/letter-counts'
+import { countLetters, LETTER_BINS, letterProfile, type LetterProfile } from './letter-counts'
 import { LackCounter, PER_BIN, type PrefixRule, type SurvivorSink } from './lack-counter'
 import { spareByLength, type Spare } from './spare-by-length'
-import type { Tick } from './search-budget'
+import type { Tick } from '../search-budget'
 import { SurvivorCheck } from './survivor-check'
 
 /** Strings of one initial and one second character: positions [start, end) of `byPrefix`, by length. */

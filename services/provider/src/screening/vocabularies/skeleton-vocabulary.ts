@@ -1,7 +1,7 @@
-import { consonantSkeleton } from '../matching/consonant-skeleton'
-import { partSimilarity, soundAdjusted } from '../matching/name-score'
-import { soundex } from '../matching/soundex'
-import { JaroWinklerIndex } from './jaro-winkler-index'
+import { consonantSkeleton } from '../../matching/consonant-skeleton'
+import { partSimilarity, soundAdjusted } from '../../matching/name-score'
+import { soundex } from '../../matching/soundex'
+import { JaroWinklerIndex } from '../jaro-winkler-index/jaro-winkler-index'
 import type { SimilarParts } from './part-vocabulary'
 import { flattenPostings } from './flatten-postings'
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import jwt from 'jsonwebtoken'
-import type { AssertionKey } from './parse-assertion-key'
+import type { PublishedAssertionKey } from './parse-assertion-key'
 
 /**
  * How far back `iat` is set: Keycloak allows no clock skew by default and refuses an `iat` in its future
@@ -9,13 +9,13 @@ import type { AssertionKey } from './parse-assertion-key'
  */
 export const ASSERTION_IAT_BACKDATE_SEC = 5
 
-export interface AssertionSignerOptions {
+export interface ExchangeAssertionsOptions {
   /** `iss`: the exchange, as the identity provider's configuration names it. */
   issuer: string
   /** The key that signs. */
-  current: AssertionKey
+  current: PublishedAssertionKey
   /** The key that signs after the next rotation: published now, so every verifier holds it before it signs. */
-  next: AssertionKey
+  next: PublishedAssertionKey
   /** `exp - now`, in seconds: within the provider's maximum (Keycloak's default: 300). */
   lifetimeSec: number
   /** For tests: the clock (epoch milliseconds). */
@@ -23,22 +23,24 @@ export interface AssertionSignerOptions {
 }
 
 /**
- * The exchange's assertions (RFC 7523 section 3): signed by the current key, one `jti` each (Keycloak spends it:
+ * The exchange's assertions for Keycloak's JWT Authorization Grant (RFC 7523 section 3), with the keys it
+ * publishes; unlike `createAssertionSigner` (Auth0's token exchange, `iat` = now), `iat` is set back because
+ * Keycloak allows no clock skew: signed by the current key, one `jti` each (Keycloak spends it:
  * a reused one is refused), `iat` a few seconds back (`ASSERTION_IAT_BACKDATE_SEC`), `exp` `lifetimeSec` ahead.
  * `jwks()` publishes the current and the next key, so rotating (the next becomes current, a new next) never signs
  * with a key a verifier has not loaded.
  *
  * @example
- * const signer = createAssertionSigner({ issuer: 'https://exchange.example.com', current, next, lifetimeSec: 60 })
+ * const signer = createExchangeAssertions({ issuer: 'https://exchange.example.com', current, next, lifetimeSec: 60 })
  * signer.sign({ sub: user.userId, aud: realmIssuer })
  */
-export function createAssertionSigner({
+export function createExchangeAssertions({
   issuer,
   current,
   next,
   lifetimeSec,
   now = Date.now,
-}: AssertionSignerOptions) {
+}: ExchangeAssertionsOptions) {
   return {
     issuer,
     lifetimeSec,
@@ -64,4 +66,4 @@ export function createAssertionSigner({
   }
 }
 
-export type AssertionSigner = ReturnType<typeof createAssertionSigner>
+export type ExchangeAssertions = ReturnType<typeof createExchangeAssertions>

@@ -1,7 +1,18 @@
-import { boost, jaroOf, jaroWinklerAtLeast } from '../matching/jaro-winkler'
-import { BOUND_SLACK, jaroWinklerBound, minJaroWinklerMatches } from '../matching/jaro-winkler-bound'
-import { lcsLengthWith } from '../matching/lcs-length'
-import { BATCH, MAX_REACH_QUERY } from './lack-count-kernel'
+import { boost, jaroOf } from '../../matching/jaro-winkler'
+import {
+  BOUND_SLACK,
+  jaroWinklerAtLeast,
+  jaroWinklerBound,
+  minJaroWinklerMatches,
+} from './jaro-winkler-bound'
+import { lcsLengthWith } from './lcs-length'
+import {
+  BATCH,
+  MAX_REACH_QUERY,
+  TRIPLE_END_WORD,
+  TRIPLE_NEED_WORD,
+  TRIPLE_WORDS,
+} from '../wasm-kernels/kernel-layout'
 import type { LackCounter, SurvivorSink } from './lack-counter'
 
 /** `lcsNeeded` for a string that cannot pass: above any LCS, and below 255 so that `needs` holds it plus one. */
@@ -11,7 +22,7 @@ const NEVER = 254
  * The Jaro-Winkler of a query with the strings a `LackCounter` offers, computed only for those the cheap bounds
  * leave: the matches the string's length and exact prefix need (`minJaroWinklerMatches`) against the letters it
  * shares (what the counters say it lacks), then the bound its longest common subsequence sets on transpositions
- * (`jaroWinklerBound`), computed by the layout's kernel on its codes, a batch at a time (`LackCountKernel.reach`).
+ * (`jaroWinklerBound`), computed by the layout's kernel on its codes, a batch at a time (`WasmKernels.reach`).
  * Most survivors stop at one of these; the few left are scored by the kernel on the same codes (`score`) and
  * passed to `visit`.
  */
@@ -93,10 +104,10 @@ export class SurvivorCheck implements SurvivorSink {
     }
     if (layout !== this.layout) this.readFrom(layout)
     const batch = layout.kernel.batch
-    const at = 3 * this.waiting
+    const at = TRIPLE_WORDS * this.waiting
     batch[at] = start
-    batch[at + 1] = start + length
-    batch[at + 2] = need
+    batch[at + TRIPLE_END_WORD] = start + length
+    batch[at + TRIPLE_NEED_WORD] = need
     this.waitingPositions[this.waiting] = position
     this.waitingNeeds[this.waiting] = need
     this.waitingPrefixes[this.waiting] = exact
@@ -113,16 +124,17 @@ export class SurvivorCheck implements SurvivorSink {
     layout.kernel.reach(count, this.a, this.excluded)
     const batch = layout.kernel.batch
     for (let i = 0; i < count; i += 1) {
-      if ((batch[3 * i + 2] as number) < (this.waitingNeeds[i] as number)) continue
-      const start = batch[3 * i] as number
-      const length = (batch[3 * i + 1] as number) - start
+      const at = TRIPLE_WORDS * i
+      if ((batch[at + TRIPLE_NEED_WORD] as number) < (this.waitingNeeds[i] as number)) continue
+      const start = batch[at] as number
+      const length = (batch[at + TRIPLE_END_WORD] as number) - start
       this.score(layout, this.waitingPositions[i] as number, start, length, this.waitingPrefixes[i] as number)
     }
   }
 
   /**
    * Scores the string at `position` (codes from `start`, `length` long, exact Winkler prefix `prefix`): its Jaro
-   * counted by the kernel on its codes (`LackCountKernel.jaro`, the counts `jaroAtLeast` takes, turned into the
+   * counted by the kernel on its codes (`WasmKernels.jaro`, the counts `jaroAtLeast` takes, turned into the
    * similarity by the same formulas), so that its string is not read; on the string past 64 characters.
    */
   private score(layout: LackCounter, position: number, start: number, length: number, prefix: number): void {

@@ -1,4 +1,4 @@
-import type { PreparedName } from '../matching/prepare-name'
+import type { PreparedName } from '../../matching/prepare-name'
 import type { PartVocabulary } from './part-vocabulary'
 import type { SkeletonVocabulary } from './skeleton-vocabulary'
 

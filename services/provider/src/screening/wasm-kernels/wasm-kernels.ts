@@ -1,18 +1,17 @@
-import { LACK_COUNT_WASM } from './lack-count-wasm'
+import { KERNELS_WASM } from './kernels-wasm'
+import {
+  BATCH,
+  BATCH_AT,
+  MASKS_AT,
+  MAX_REACH_QUERY,
+  OUT,
+  RECORD_SHIFT,
+  RECORDS,
+  RECORDS_FROM,
+  ROWS_AT,
+  TRIPLE_BYTES,
+} from './kernel-layout'
 
-/** Blocks with a survivor written per `scan` call (lack-count.wat): 8 KB of records. */
-export const RECORDS = 64
-/** A record's size in 32-bit words: block, survivors, six counter planes, each 16 bytes. */
-const RECORD_WORDS = 32
-/** (start, end, need) triples per `reach` call. */
-export const BATCH = 64
-/** Query characters `reach` takes: its row is one i64. */
-export const MAX_REACH_QUERY = 64
-
-const OUT = 0
-const ROWS_AT = OUT + 16 + RECORDS * RECORD_WORDS * 4
-const BATCH_AT = ROWS_AT + 4096
-const MASKS_AT = BATCH_AT + BATCH * 12
 const PAGE = 65536
 
 // @types/node 20 declares no WebAssembly (the DOM library does): the little used here.
@@ -40,11 +39,13 @@ export interface KernelSizes {
 }
 
 /**
- * One instance of lack-count.wat with its own memory, laid out as the .wat file says: the views below are
+ * One instance of kernels.wat with its own memory, laid out as kernel-layout.ts states: the views below are
  * where `LackCounter` writes its layout, and `words` (the whole memory as 32-bit words) is where the results of
- * `scan` (record r at `recordAt(r)`) and `reach` (`batch`) are read.
+ * `scan` (record r at `recordAt(r)`) and `reach` (`batch`) are read. Its three kernels: `scan` counts the query's
+ * letters each string lacks, 128 strings at a time; `reach` tells whether a string's LCS with the query reaches
+ * a need; `jaro` counts their Jaro matches and transpositions.
  */
-export class LackCountKernel {
+export class WasmKernels {
   readonly words: Int32Array
   readonly bits: Int32Array
   readonly starts: Int32Array
@@ -65,7 +66,7 @@ export class LackCountKernel {
   private readonly matchedAt: number
 
   constructor({ positions, codeUnits, wide, bitWords }: KernelSizes) {
-    compiled ??= new WebAssembly.Module(Buffer.from(LACK_COUNT_WASM, 'base64'))
+    compiled ??= new WebAssembly.Module(Buffer.from(KERNELS_WASM, 'base64'))
     const instance = new WebAssembly.Instance(compiled)
     const memory = instance.exports.memory as WasmMemory
     this.wide = wide ? 1 : 0
@@ -86,7 +87,7 @@ export class LackCountKernel {
       ? new Uint16Array(buffer, this.codesAt, codeUnits)
       : new Uint8Array(buffer, this.codesAt, codeUnits)
     this.masks = new Int32Array(buffer, MASKS_AT, (wide ? 65536 : 256) * 2)
-    this.batch = new Int32Array(buffer, BATCH_AT, BATCH * 3)
+    this.batch = new Int32Array(buffer, BATCH_AT, (BATCH * TRIPLE_BYTES) / 4)
     this.query = new Int32Array(buffer, queryAt, MAX_REACH_QUERY)
     this.jaroCounts = instance.exports.jaro as (...args: number[]) => number
     this.scanBlocks = instance.exports.scan as (...args: number[]) => number
@@ -111,9 +112,9 @@ export class LackCountKernel {
     return this.words[OUT / 4] as number
   }
 
-  /** The word index of record r: block at +0, survivor lanes at +4, plane p's lanes at +8 + 4p. */
+  /** The word index of record r (its fields: `RECORD_SURVIVORS`, `RECORD_PLANES` and `PLANE_BYTES`, in bytes). */
   recordAt(r: number): number {
-    return (OUT + 16) / 4 + r * RECORD_WORDS
+    return (OUT + RECORDS_FROM + (r << RECORD_SHIFT)) / 4
   }
 
   /**
