@@ -31,6 +31,7 @@ const COMMANDS: [string, string[]][] = [
   ['the provider doctor', built('services/provider/dist/doctor.js')],
   ['the webhook receiver doctor', built('services/webhook-receiver/dist/doctor.js')],
   ['the auth exchange doctor', built('services/auth-exchange/dist/doctor.js')],
+  ['pf-exchange-passwords', built('services/auth-exchange/dist/exchange-passwords.js')],
   ['pnpm check-setup', script('scripts/check-setup.ts')],
   ['pnpm env-examples', script('scripts/env-example.ts')],
   ['pnpm interface-docs', script('scripts/interface-docs.ts')],
@@ -59,6 +60,7 @@ describe('every command line: --help on stdout, exit 0; a usage mistake on stder
     ['pf-sim', built('packages/testkit/dist/pf-sim.js')],
     ['pf-dead-letters', built('services/webhook-receiver/dist/dead-letters.js')],
     ['import-companies', built('services/provider/dist/import-companies.js')],
+    ['pf-exchange-passwords', built('services/auth-exchange/dist/exchange-passwords.js')],
   ])('%s without arguments: a usage mistake, the usage on stderr, exit 2', async (_name, command) => {
     const bare = await run(command, [])
     expect(bare).toMatchObject({ code: 2, stdout: '' })

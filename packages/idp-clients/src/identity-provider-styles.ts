@@ -28,7 +28,7 @@ export const STYLES: { [S in IdpStyle]: IdentityProviderStyle<StyleSettings[S]> 
     prefix: 'REALM',
     readSettings: readRealmSettings,
     secrets: realmSecrets,
-    grants: ['password'],
+    grants: ['password', 'jwt-bearer'],
     create: createRealmIdentityProvider,
   },
   tenant: {

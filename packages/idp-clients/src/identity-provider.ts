@@ -1,5 +1,7 @@
 import type { AccountAdoption } from './account-adoption'
+import type { ExchangeAssertions } from './assertion/create-exchange-assertions'
 import type { ExchangeAssertionOptions } from './assertion/exchange-assertion'
+import type { MarkedPasswordsRemoved } from './realm/create-realm-jwt-bearer'
 import type { IdpStyle } from './identity-provider-settings'
 import type { NormalizedClaims } from './claims/normalize-claims'
 import type { RetryOptions } from './lib/http-client'
@@ -34,7 +36,9 @@ export interface IdpDiscovery {
 /**
  * How a synced user signs in (`EXCHANGE_GRANT` of the exchange): the spec's password derived from the user id and
  * the client secret (`password`, the default), or a password-less grant where the exchange presents an assertion
- * it signs: `token-exchange` is Auth0's Custom Token Exchange (the tenant style; README, "Token exchange").
+ * it signs: `token-exchange` is Auth0's Custom Token Exchange (the tenant style; README, "Token exchange"),
+ * `jwt-bearer` Keycloak's JWT Authorization Grant (the realm style, 26.5.3+: the account is linked to the
+ * provider `providerAlias` with the marketplace userId as its federated user id; no password is set).
  */
 export type SignInGrant =
   | { type: 'password' }
@@ -43,6 +47,13 @@ export type SignInGrant =
       assertion: ExchangeAssertionOptions
       /** The Token Exchange Profile's `subject_token_type` (default `TOKEN_EXCHANGE_SUBJECT_TOKEN_TYPE`). */
       subjectTokenType?: string
+    }
+  | {
+      type: 'jwt-bearer'
+      /** The exchange's assertions and the keys its JWKS publishes (`createExchangeAssertions`). */
+      assertions: ExchangeAssertions
+      /** The realm's identity provider of type "JWT Authorization Grant" whose issuer is the exchange. */
+      providerAlias: string
     }
 
 /** What every style takes besides its settings. */
@@ -85,8 +96,18 @@ export interface IdentityProvider {
    * means the account or its credentials changed behind the caller's back: sync again.
    */
   grant(account: IdpAccount, user: MarketplaceUser, context?: SignInContext): Promise<IdpTokens>
-  /** Revoke: ends what a token it issued gives (a refresh token: its session). */
+  /**
+   * What `/auth/logout` takes: absent, a refresh token; `access_token` where the answers carry none (the JWT
+   * Authorization Grant).
+   */
+  readonly logoutToken?: 'access_token'
+  /** Revoke: ends what a token it issued gives (a refresh token: its session; an access token: itself). */
   revoke(token: string): Promise<void>
+  /**
+   * Where a password-less mode is on: removes every password the exchange set (marked on the account when set),
+   * with its mark. Absent where the provider has no password-less mode.
+   */
+  removeMarkedPasswords?(): Promise<MarkedPasswordsRemoved>
   /** End sessions: see `endUserSessions` (`session.ended`). */
   endUserSessions(input: EndUserSessionsInput): Promise<EndUserSessionsResult>
 

@@ -18,7 +18,8 @@ export interface EndUserSessionsInput {
  * later ones: they are kept, and end with the later session's own end. `reason` says why some were undecided,
  * or what could not be looked at (Keycloak's offline sessions, without the role to list clients).
  * `unknown-user`: no account is linked to the marketplace user. `linked-elsewhere`: the only accounts found are
- * linked to other marketplace users (never touched). Neither is worth a retry.
+ * linked to other marketplace users (never touched). `nothing-to-end`: the sign-ins keep no session (`reason`).
+ * None of these is worth a retry.
  */
 export type EndUserSessionsResult =
   | {
@@ -32,6 +33,8 @@ export type EndUserSessionsResult =
     }
   | { outcome: 'unknown-user' }
   | { outcome: 'linked-elsewhere'; accountIds: string[] }
+  /** The provider keeps no session for this mode's sign-ins (the JWT Authorization Grant's are transient). */
+  | { outcome: 'nothing-to-end'; reason: string }
 
 /**
  * `endedAt` in epoch milliseconds, a string read as the webhook schema reads it (one parser: whatever the

@@ -61,7 +61,13 @@ describe.each([24, 25, 26] as const)('realm client against Keycloak %i', (versio
       emailVerified: true,
       requiredActions: [],
     })
-    expect(stored.attributes).toEqual({ pfUserId: ['u1'], orgId: ['org_1'], pfApplicationId: ['app_1'] })
+    // Issue 39: the password the exchange set is marked on the account (pfPasswordSetBy).
+    expect(stored.attributes).toEqual({
+      pfUserId: ['u1'],
+      orgId: ['org_1'],
+      pfApplicationId: ['app_1'],
+      pfPasswordSetBy: ['exchange'],
+    })
     // Names at creation: the stock profile's Verify Profile refuses logins without them.
     expect(stored).toMatchObject({ firstName: 'Marketplace', lastName: 'User' })
     expect([...stored.realmRoles].sort()).toEqual(['default-roles-pf', 'pf-user'])
@@ -117,6 +123,7 @@ describe.each([24, 25, 26] as const)('realm client against Keycloak %i', (versio
       orgId: ['org_2'],
       pfApplicationId: ['app_1'],
       crmId: ['crm-77'],
+      pfPasswordSetBy: ['exchange'],
     })
   })
 

@@ -11,6 +11,7 @@ import {
   type OpsSettings,
   type ServerLimits,
 } from '@pf/service-kit'
+import { readExchangeGrant, type ExchangeGrantConfig } from './exchange-grant-settings'
 
 export interface ExchangeConfig {
   port: number
@@ -27,6 +28,8 @@ export interface ExchangeConfig {
   }
   /** `IDP_STYLE`, `REALM_*`, `TENANT_*`: read by @pf/idp-clients, as the webhook worker reads them. */
   idp: IdentityProviderSettings
+  /** `EXCHANGE_GRANT` and the assertion keys (`readExchangeGrant`). */
+  grant: ExchangeGrantConfig
   /** What a 409 on create may do with the existing holder of the email (`unlinked` is read as `verified`). */
   adoption: Exclude<AccountAdoption, 'unlinked'>
   idpTimeoutMs: number
@@ -72,5 +75,6 @@ export function loadExchangeConfig(source: Env): ExchangeConfig {
     ops: readOpsSettings(env, { port }),
   }
   const idp = env.include(readIdentityProviderSettings)
-  return env.done({ ...base, idp })
+  const grant = readExchangeGrant(env, idp.style)
+  return env.done({ ...base, idp, grant })
 }

@@ -22,6 +22,8 @@ export interface ExchangeAppInput {
     verifyMarketplaceToken: MarketplaceVerifier
     exchange: ExchangeFlow
     idp: IdentityProvider
+    /** The assertion keys' JWKS (current and next), when keys are set; else `/.well-known/jwks.json` is 404. */
+    jwks?: () => { keys: object[] }
     logger: Logger
     registry: Registry
     metrics: ExchangeMetrics
@@ -31,15 +33,23 @@ export interface ExchangeAppInput {
 }
 
 /**
- * The exchange's Express app: `POST /auth/exchange`, `POST /auth/logout`, and `/health`, `/ready` (the
+ * The exchange's Express app: `POST /auth/exchange`, `POST /auth/logout`, `GET /.well-known/jwks.json` (with
+ * assertion keys), and `/health`, `/ready` (the
  * marketplace JWKS and the identity provider answer), `/metrics`. Errors answer `{error, error_description}`.
  */
 export function createApp({ config: { ops }, deps }: ExchangeAppInput): Express {
-  const { verifyMarketplaceToken, exchange, idp, logger, registry, metrics, ready } = deps
+  const { verifyMarketplaceToken, exchange, idp, jwks, logger, registry, metrics, ready } = deps
   const app = express()
   app.disable('x-powered-by')
   app.use(createOpsRouter({ registry, ready, logger, ops }))
   app.get('/openapi.json', openApiRoute(exchangeOpenApi))
+  // The identity provider loads these to verify the exchange's assertions; a short cache, as rotation publishes
+  // the next key well before it signs.
+  if (jwks)
+    app.get(
+      '/.well-known/jwks.json',
+      (_req, res) => void res.set('Cache-Control', 'public, max-age=300').json(jwks()),
+    )
   app.use(createAuthRouter({ verifyMarketplaceToken, exchange, idp, logger, metrics }))
   app.use(
     (_req, res) => void res.status(404).json({ error: 'not_found', error_description: 'no such endpoint' }),

@@ -9,6 +9,7 @@ import { createApp } from './create-app'
 import { createExchangeFlow } from './core/exchange-flow'
 import { WarmCache } from './core/warm-cache'
 import { createExchangeMetrics } from './metrics'
+import { providerGrantOf } from './provider-grant'
 
 /**
  * The exchange as `serve` runs it: `ready()` resolves when the marketplace JWKS and the identity provider
@@ -26,9 +27,11 @@ export function createExchange(
   config: ExchangeConfig,
   { logger, registry = createMetricsRegistry('pf_exchange') }: { logger: Logger; registry?: Registry },
 ): Exchange {
+  const { signInGrant, jwks } = providerGrantOf(config.grant)
   const idp = createIdentityProvider(config.idp, {
     timeoutMs: config.idpTimeoutMs,
     adoption: config.adoption,
+    signInGrant,
   })
   const ready = async () => {
     const jwks = await fetch(config.marketplace.jwksUrl, { signal: AbortSignal.timeout(2000) })
@@ -65,6 +68,7 @@ export function createExchange(
         },
       ),
       idp,
+      jwks,
       logger,
       registry,
       metrics,

@@ -15,6 +15,23 @@ export const exchangeOpenApi = buildOpenApiDocument({
   description:
     'Interface C of the marketplace integration: a marketplace JWT in, identity-provider tokens out.',
   paths: {
+    '/.well-known/jwks.json': {
+      get: {
+        summary:
+          "The exchange's assertion keys (current, then next), when EXCHANGE_SIGNING_KEY is set: what the identity provider verifies its assertions with",
+        responses: {
+          '200': {
+            description: 'a JWKS',
+            schema: {
+              type: 'object',
+              properties: { keys: { type: 'array', items: { type: 'object' } } },
+              required: ['keys'],
+            },
+          },
+          '404': { description: 'no assertion keys are set', schema: ref('OAuthError') },
+        },
+      },
+    },
     '/auth/exchange': {
       post: {
         summary: 'Exchange a marketplace JWT for identity-provider tokens',
@@ -37,12 +54,18 @@ export const exchangeOpenApi = buildOpenApiDocument({
     },
     '/auth/logout': {
       post: {
-        summary: 'Revoke a refresh token at the identity provider',
+        summary:
+          'Revoke a refresh token at the identity provider (EXCHANGE_GRANT=jwt-bearer: the access token, as its answers carry no refresh token)',
         requestBody: {
           schema: {
             type: 'object',
-            properties: { refresh_token: { type: 'string' } },
-            required: ['refresh_token'],
+            properties: {
+              refresh_token: {
+                type: 'string',
+                description: 'required, except with EXCHANGE_GRANT=jwt-bearer',
+              },
+              access_token: { type: 'string', description: 'required with EXCHANGE_GRANT=jwt-bearer' },
+            },
           },
         },
         responses: {
@@ -59,11 +82,15 @@ export const exchangeOpenApi = buildOpenApiDocument({
       type: 'object',
       properties: {
         access_token: { type: 'string' },
-        refresh_token: { type: 'string' },
+        refresh_token: {
+          type: 'string',
+          description:
+            'absent with EXCHANGE_GRANT=jwt-bearer (Keycloak JWT Authorization Grant: no refresh token, a transient session): exchange again when the access token expires',
+        },
         token_type: { type: 'string' },
         expires_in: { type: 'integer' },
         id_token: { type: 'string' },
-        refresh_expires_in: { type: 'integer' },
+        refresh_expires_in: { type: 'integer', description: 'only with a refresh_token' },
         scope: { type: 'string' },
         user: {
           type: 'object',

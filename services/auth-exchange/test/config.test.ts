@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from 'node:crypto'
 import type { ConfigError } from '@pf/service-kit'
 import { loadExchangeConfig } from '../src/config'
 
@@ -110,5 +111,80 @@ describe('exchange settings added in the second wave (service contract)', () => 
         MARKETPLACE_MAX_TOKEN_AGE_SECONDS: 'x',
       }),
     ).toHaveLength(4)
+  })
+})
+
+describe('EXCHANGE_GRANT and the assertion keys (issue 39): refused at start, never guessed', () => {
+  const rsa = (bits = 2048) =>
+    generateKeyPairSync('rsa', { modulusLength: bits })
+      .privateKey.export({ format: 'pem', type: 'pkcs8' })
+      .toString()
+  const ec = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'jwk' })
+  const K1 = rsa()
+  const keys = { EXCHANGE_ASSERTION_ISSUER: 'https://exchange.example.com', EXCHANGE_SIGNING_KEY: K1 }
+
+  it('jwt-bearer reads a PEM (line breaks as \\n too) and a JWK, and publishes both', () => {
+    const config = loadExchangeConfig({
+      ...realm(STRONG, STRONG),
+      ...keys,
+      EXCHANGE_GRANT: 'jwt-bearer',
+      EXCHANGE_SIGNING_KEY: K1.replace(/\n/g, '\\n'),
+      EXCHANGE_SIGNING_KEY_NEXT: JSON.stringify({ ...ec, kid: 'next-1' }),
+    })
+    expect(config.grant).toMatchObject({
+      mode: 'jwt-bearer',
+      providerAlias: 'pf-exchange',
+      assertion: { lifetimeSec: 60, current: { alg: 'RS256' }, next: { alg: 'ES256', kid: 'next-1' } },
+    })
+  })
+
+  it.each([
+    [{ EXCHANGE_GRANT: 'jwt-bearer' }, /^EXCHANGE_SIGNING_KEY is required/],
+    [{ EXCHANGE_GRANT: 'jwt-bearer', ...keys }, /^EXCHANGE_SIGNING_KEY_NEXT is required/],
+    [
+      { EXCHANGE_GRANT: 'jwt-bearer', ...keys, EXCHANGE_SIGNING_KEY_NEXT: 'not a key' },
+      /^EXCHANGE_SIGNING_KEY_NEXT is not a private key/,
+    ],
+    [{ EXCHANGE_GRANT: 'jwt-bearer', ...keys, EXCHANGE_SIGNING_KEY_NEXT: K1 }, /must be another key/],
+    [{ EXCHANGE_GRANT: 'jwt-bearer', ...keys, EXCHANGE_SIGNING_KEY_NEXT: rsa(1024) }, /2048 bits or more/],
+    [
+      {
+        EXCHANGE_GRANT: 'jwt-bearer',
+        ...keys,
+        EXCHANGE_SIGNING_KEY_NEXT: rsa(),
+        EXCHANGE_ASSERTION_LIFETIME_SECONDS: '301',
+      },
+      /<= 300/,
+    ],
+    [
+      { EXCHANGE_GRANT: 'token-exchange' },
+      /token-exchange is Auth0 Custom Token Exchange .* a realm .* uses EXCHANGE_GRANT=jwt-bearer/,
+    ],
+  ])('with a realm, %j is refused', (env, problem) => {
+    expect(problemsOf({ ...realm(STRONG, STRONG), ...env })).toContainEqual(expect.stringMatching(problem))
+  })
+
+  it('with a tenant, token-exchange takes the keys (Auth0 Custom Token Exchange) and jwt-bearer is a realm mode', () => {
+    expect(problemsOf({ ...tenant(STRONG), EXCHANGE_GRANT: 'token-exchange' })).toContainEqual(
+      expect.stringMatching(/^EXCHANGE_SIGNING_KEY is required/),
+    )
+    const config = loadExchangeConfig({
+      ...tenant(STRONG),
+      ...keys,
+      EXCHANGE_GRANT: 'token-exchange',
+      EXCHANGE_SIGNING_KEY_NEXT: rsa(),
+    })
+    expect(config.grant).toMatchObject({
+      mode: 'token-exchange',
+      assertion: { issuer: keys.EXCHANGE_ASSERTION_ISSUER },
+    })
+    expect(
+      problemsOf({
+        ...tenant(STRONG),
+        ...keys,
+        EXCHANGE_GRANT: 'jwt-bearer',
+        EXCHANGE_SIGNING_KEY_NEXT: rsa(),
+      }),
+    ).toEqual([expect.stringMatching(/jwt-bearer is Keycloak's JWT Authorization Grant/)])
   })
 })

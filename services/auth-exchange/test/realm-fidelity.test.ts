@@ -55,6 +55,8 @@ describe.each(['realm-24', 'realm-25', 'realm-26'] as const)(
         orgId: ['org_2'],
         pfApplicationId: ['app_1'],
         crmId: ['crm-1'],
+        // Issue 39: the password the exchange set at creation is marked.
+        pfPasswordSetBy: ['exchange'],
       })
       const put = world.keycloak!.requests.findLast(
         (r) => r.method === 'PUT' && r.path.endsWith(`/users/${user.id}`),

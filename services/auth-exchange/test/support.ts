@@ -126,6 +126,7 @@ export function configFor(world: World, timeoutMs = 30_000): ExchangeConfig {
       jwksCooldownMs: 30_000,
     },
     adoption: 'verified' as const,
+    grant: { mode: 'password' as const },
     idpTimeoutMs: timeoutMs,
     // A hang guard like the time-out; deadline tests pass their own.
     deadlineMs: 60_000,

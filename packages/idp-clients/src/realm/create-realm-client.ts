@@ -1,9 +1,12 @@
 import { IdpInvalidGrantError } from '../errors'
+import { PASSWORD_MARK } from '../password-mark'
 import { createHttpClient } from '../lib/http-client'
 import type { IdpTokens, MarketplaceUser, SyncedUser } from '../marketplace-user'
 import type { EndUserSessionsInput, EndUserSessionsResult } from '../session-ending'
 import type { SetupCheck } from '../setup-check'
 import { createRealmAdminApi } from './create-realm-admin-api'
+import { createRealmJwtBearer } from './create-realm-jwt-bearer'
+import { checkJwtBearerAtStart, realmJwtBearerChecks } from './realm-jwt-bearer-checks'
 import { createRealmOidcApi } from './create-realm-oidc-api'
 import { createRealmVersion } from './create-realm-version'
 import { diagnoseNotSetUp } from './diagnose-not-set-up'
@@ -37,6 +40,14 @@ async function clearInterruptedCreate(
   return true
 }
 
+/** The mark of a password the exchange set (`PASSWORD_MARK`), on an account that lacks it (GET, then PUT). */
+async function markPassword(api: RealmAdminApi, id: string): Promise<void> {
+  const stored = await api.getUser(id)
+  if (stored.attributes?.[PASSWORD_MARK.name]?.[0] === PASSWORD_MARK.value) return
+  const attributes = { ...stored.attributes, [PASSWORD_MARK.name]: [PASSWORD_MARK.value] }
+  await api.updateUser({ ...stored, attributes })
+}
+
 /**
  * A client for a realm-based identity provider (Keycloak 24, 25, 26).
  *
@@ -58,13 +69,26 @@ export function createRealmClient(options: RealmClientOptions) {
   const api = createRealmAdminApi(request, options)
   const version = createRealmVersion(api, options.version ?? 'auto')
   const oidc = createRealmOidcApi(request, { realmPath, clientId, clientSecret })
+  const adminPath = `/admin${realmPath}`
+  const jwtBearer =
+    options.jwtBearer &&
+    createRealmJwtBearer(request, api.call, api, {
+      ...options.jwtBearer,
+      realmPath,
+      adminPath,
+      clientId,
+      clientSecret,
+    })
 
   return {
     realm,
     version,
 
-    /** See `syncRealmUser`: one marketplace user, one account, found by username, created, or adopted by policy. */
-    syncUser: async (user: MarketplaceUser, password: string): Promise<SyncedUser> =>
+    /** The JWT Authorization Grant's calls, when the client was given `jwtBearer`. */
+    jwtBearer,
+
+    /** See `syncRealmUser` (`password` undefined: none is set). */
+    syncUser: async (user: MarketplaceUser, password: string | undefined): Promise<SyncedUser> =>
       syncRealmUser(api, { realm, version: await version(), adoption }, user, password),
 
     /** The password grant alone (spec, C1 step 4), `scope=openid`: the warm path. */
@@ -89,6 +113,7 @@ export function createRealmClient(options: RealmClientOptions) {
         }
         if (synced.created || !/invalid user credentials/i.test(descriptionOf(error))) throw error
         await api.resetPassword(synced.id, password)
+        await markPassword(api, synced.id)
         return oidc.passwordGrant(synced.username, password)
       }
     },
@@ -108,8 +133,31 @@ export function createRealmClient(options: RealmClientOptions) {
       return oidc.logout(refreshToken)
     },
 
-    /** See `realmSetupChecks`: what the admin API tells of the realm's set-up (for a `doctor`). */
-    setupChecks: (): SetupCheck[] => realmSetupChecks(api.call, realm, clientId),
+    /**
+     * See `realmSetupChecks`: what the admin API tells of the realm's set-up (for a `doctor`); with `jwtBearer`,
+     * `realmJwtBearerChecks` stand for the password grant's client check.
+     */
+    setupChecks(): SetupCheck[] {
+      const checks = realmSetupChecks(api.call, realm, clientId)
+      if (!options.jwtBearer) return checks
+      const { assertions, providerAlias } = options.jwtBearer
+      const { issuer, lifetimeSec } = assertions
+      const own = {
+        request,
+        call: api.call,
+        realm,
+        clientId,
+        clientSecret,
+        providerAlias,
+        issuer,
+        lifetimeSec,
+      }
+      return [...realmJwtBearerChecks(own), ...checks.filter((c) => c.name !== `realm client ${clientId}`)]
+    },
+
+    /** With `jwtBearer`: rejects a server older than 26.5.3 or without the feature (`checkJwtBearerAtStart`). */
+    checkJwtBearerAtStart: (): Promise<void> =>
+      options.jwtBearer ? checkJwtBearerAtStart(api.call) : Promise.resolve(),
 
     /**
      * The one set-up check a service runs at start: only administrators may edit the marketplace attributes,

@@ -1,4 +1,5 @@
 import type { AccountAdoption } from '../account-adoption'
+import type { ExchangeAssertions } from '../assertion/create-exchange-assertions'
 import type { RetryOptions } from '../lib/http-client'
 
 /** A user as Keycloak's admin API returns it: what this client reads, and the rest kept as it is for the PUT. */
@@ -56,4 +57,6 @@ export interface RealmClientOptions {
   adminTokenLeewayMs?: number
   /** For tests: the clock the admin-token cache reads (epoch milliseconds). */
   now?: () => number
+  /** The JWT Authorization Grant (`EXCHANGE_GRANT=jwt-bearer`): the exchange's assertions and the provider's alias. */
+  jwtBearer?: { assertions: ExchangeAssertions; providerAlias: string }
 }

@@ -1,6 +1,7 @@
 import { assertAdoptable, type AccountAdoption } from '../account-adoption'
 import { IdpConflictError, IdpMisconfiguredError } from '../errors'
 import { MARKETPLACE_ATTRIBUTES, marketplaceAttributes } from '../marketplace-attributes'
+import { PASSWORD_MARK } from '../password-mark'
 import { emailOf, namesOf, realmUsername, type MarketplaceUser, type SyncedUser } from '../marketplace-user'
 import { PF_USER_ROLE } from '../pf-user-role'
 import { findLinkedRealmUser, linkOf, searchLinkedRealmUser } from './find-linked-realm-user'
@@ -68,6 +69,12 @@ async function clearStrayUpdatePassword(
   })
 }
 
+/** The attributes with the mark of a password the exchange set (`PASSWORD_MARK`). */
+const marked = (attributes: Attributes): Attributes => ({
+  ...attributes,
+  [PASSWORD_MARK.name]: [PASSWORD_MARK.value],
+})
+
 /**
  * Creates or updates the realm user of a marketplace user (spec, C1 steps 2-3) so that one marketplace user is
  * one account, always:
@@ -85,12 +92,15 @@ async function clearStrayUpdatePassword(
  *   (a new password ends none), then gets the link: a failure before the link leaves it to be adopted again.
  * Never touched: `enabled`, and required actions other than version 24's stray `UPDATE_PASSWORD` right after
  * the exchange set the password itself. Decisions only: every call goes through `api`.
+ * `password` undefined (a password-less mode): none is set, on a new account or an adopted one. A password set
+ * here is marked on the account in the same write (`PASSWORD_MARK`), not checked after: a realm whose profile
+ * drops the mark still works, and the mark is only what a password-less mode may remove.
  */
 export async function syncRealmUser(
   api: RealmAdminApi,
   { realm, version, adoption }: RealmSyncContext,
   user: MarketplaceUser,
-  password: string,
+  password: string | undefined,
 ): Promise<SyncedUser> {
   const username = realmUsername(user.userId)
   const attributes: Attributes = Object.fromEntries(
@@ -121,10 +131,13 @@ export async function syncRealmUser(
       email: holder.email,
       refusal: () => realmAdoptionRefusal(api, { realm, version }, holder),
     })
-    await api.resetPassword(holder.id, password)
+    if (password !== undefined) await api.resetPassword(holder.id, password)
     await api.logoutUser(holder.id)
     const current = await api.getUser(holder.id)
-    await api.updateUser(withOurs(current, attributes, user) ?? current)
+    const updated = withOurs(current, attributes, user) ?? current
+    await api.updateUser(
+      password === undefined ? updated : { ...updated, attributes: marked(updated.attributes ?? {}) },
+    )
     await clearStrayUpdatePassword(api, version, await checkStored(api, realm, holder.id, attributes))
     await api.assignRealmRole(holder.id, PF_USER_ROLE)
     return synced(holder.id, holder.username, { created: false, adopted: true })
@@ -149,8 +162,12 @@ export async function syncRealmUser(
       ...namesOf(user),
       enabled: true,
       emailVerified: true,
-      attributes,
-      credentials: [{ type: 'password', value: password, temporary: false }],
+      ...(password === undefined
+        ? { attributes }
+        : {
+            attributes: marked(attributes),
+            credentials: [{ type: 'password', value: password, temporary: false }],
+          }),
     })
     await clearStrayUpdatePassword(api, version, await checkStored(api, realm, id, attributes))
     await api.assignRealmRole(id, PF_USER_ROLE)

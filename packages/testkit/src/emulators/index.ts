@@ -1,7 +1,9 @@
 export { startKeycloakEmulator } from './start-keycloak-emulator'
 export type {
+  AssertionKeyFetch,
   EmulatedCredential,
   EmulatedGroup,
+  EmulatedIdentityProvider,
   EmulatedKeycloakClient,
   EmulatedKeycloakUser,
   RoleRef,

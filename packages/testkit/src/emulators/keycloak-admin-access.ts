@@ -1,5 +1,7 @@
 import type { NextFunction, Request, Response } from 'express'
+import { JWT_AUTHORIZATION_GRANT_FEATURE, jwtGrantAvailable } from './keycloak-jwt-authorization-grant'
 import type { KeycloakRealmState } from './keycloak-realm-state'
+import { versionAtLeast } from './keycloak-search-query'
 
 /** What the admin token may see of roles (RolePermissions.canView): realm roles, client roles. */
 export interface RoleVisibility {
@@ -21,7 +23,13 @@ const bearerClaims = (state: KeycloakRealmState, req: Request) => {
 function neededRoles(path: string, method: string): string[] {
   // AuthenticationManagementResource: auth.realm().requireViewRealm()
   if (/^(\/roles(-by-id)?\/|\/authentication\/|\/?$)/.test(path)) return ['view-realm', 'manage-realm']
-  if (path.startsWith('/clients')) return ['view-clients', 'manage-clients', 'query-clients']
+  if (path.startsWith('/clients'))
+    return method === 'GET' ? ['view-clients', 'manage-clients', 'query-clients'] : ['manage-clients']
+  // IdentityProvidersResource: auth.realm().requireViewIdentityProviders() / requireManageIdentityProviders()
+  if (path.startsWith('/identity-provider'))
+    return method === 'GET'
+      ? ['view-identity-providers', 'manage-identity-providers']
+      : ['manage-identity-providers']
   // OrganizationsResource: auth.realm().requireManageRealm()
   if (path.startsWith('/organizations')) return ['manage-realm']
   return method === 'GET' ? ['view-users', 'manage-users', 'query-users'] : ['manage-users']
@@ -59,9 +67,43 @@ export const requireAdminToken =
     next()
   }
 
-/** `GET /admin/serverinfo`: (unconfirmed) only the master realm's admins read the server's version. */
+/**
+ * `GET /admin/serverinfo`: (unconfirmed) only the master realm's admins read the server's version. From 26.5 its
+ * `features` list the JWT Authorization Grant (FeatureRepresentation `{name, label, type, enabled,
+ * dependencies}`, `name` the Profile.Feature constant as the admin console's useIsFeatureEnabled reads it:
+ * `JWT_AUTHORIZATION_GRANT`, a preview feature), and `identityProviders` the provider types it offers.
+ */
 export const serverInfo =
   (state: KeycloakRealmState, serverVersion: string) => (req: Request, res: Response) => {
     if (bearerClaims(state, req)?.iss !== state.issuerOf('master')) return forbidden(res)
-    res.json({ systemInfo: { version: serverVersion, serverTime: new Date().toISOString() } })
+    const grant = versionAtLeast(serverVersion, [26, 5, 0])
+    const enabled = state.features.has(JWT_AUTHORIZATION_GRANT_FEATURE)
+    res.json({
+      systemInfo: { version: serverVersion, serverTime: new Date().toISOString() },
+      profileInfo: {
+        name: 'community',
+        disabledFeatures: grant && !enabled ? ['JWT_AUTHORIZATION_GRANT'] : [],
+        previewFeatures: grant ? ['JWT_AUTHORIZATION_GRANT'] : [],
+        experimentalFeatures: [],
+      },
+      features: grant
+        ? [
+            {
+              name: 'JWT_AUTHORIZATION_GRANT',
+              label: 'JWT Profile for Oauth 2.0 Authorization Grant',
+              type: 'PREVIEW',
+              enabled,
+              dependencies: [],
+            },
+          ]
+        : [],
+      identityProviders: [
+        { id: 'oidc', name: 'OpenID Connect v1.0' },
+        { id: 'keycloak-oidc', name: 'Keycloak OpenID Connect' },
+        { id: 'saml', name: 'SAML v2.0' },
+        ...(jwtGrantAvailable(state)
+          ? [{ id: 'jwt-authorization-grant', name: 'JWT Authorization Grant' }]
+          : []),
+      ],
+    })
   }

@@ -3,6 +3,12 @@ import express, { type Request, type Response, type Router } from 'express'
 import { clientCredentials } from './client-auth'
 import type { EmulatedKeycloakClient, KeycloakRealmState } from './keycloak-realm-state'
 import { missingAtLogin, type UserProfileMode } from './keycloak-user-profile'
+import type { AssertionKeyStore } from './keycloak-assertion-keys'
+import {
+  JWT_BEARER_GRANT,
+  jwtAuthorizationGrant,
+  jwtGrantAvailable,
+} from './keycloak-jwt-authorization-grant'
 import { keycloakUserTokens } from './keycloak-user-tokens'
 
 /** The server's master-realm admin and the realm settings the grants read. */
@@ -17,6 +23,8 @@ export interface KeycloakOidcOptions {
   verifyProfile: boolean
   /** Custom attributes the user profile requires of users (role `user`). */
   requiredAttributes: string[]
+  /** The JWT Authorization Grant providers' keys, loaded as Keycloak loads them. */
+  assertionKeys: AssertionKeyStore
 }
 
 type Body = Record<string, string | undefined>
@@ -129,6 +137,33 @@ function authenticatedClient(state: KeycloakRealmState, req: Request): EmulatedK
 }
 
 /**
+ * `POST /revoke` (RFC 7009; TokenRevocationEndpoint): client authentication, `token` required (400
+ * `invalid_request` "Token not provided"); a token it cannot read is 200 `invalid_token` "Invalid token"; one
+ * issued to another client 400 "Unmatching clients"; a refresh token ends its session, an access token is put in
+ * the revoked store (by its `jti`) until it expires. 200, empty.
+ */
+function revokeToken(state: KeycloakRealmState, req: Request, res: Response) {
+  const client = authenticatedClient(state, req)
+  if (!client)
+    return oauthError(res, 401, 'unauthorized_client', 'Invalid client or Invalid client credentials')
+  const token = (req.body as Body).token
+  if (!token) return oauthError(res, 400, 'invalid_request', 'Token not provided')
+  const session = state.sessions.get(token)
+  if (session) {
+    if (session.clientId !== client.clientId)
+      return oauthError(res, 400, 'invalid_request', 'Unmatching clients')
+    state.sessions.delete(token)
+    return void res.status(200).end()
+  }
+  const claims = state.key.verify(token)
+  const user = claims && state.users.get(String(claims.sub))
+  if (!claims || !user || !user.enabled) return oauthError(res, 200, 'invalid_token', 'Invalid token')
+  if (claims.azp !== client.clientId) return oauthError(res, 400, 'invalid_request', 'Unmatching clients')
+  state.revokedTokens.add(String(claims.jti))
+  res.status(200).end()
+}
+
+/**
  * The realm's OpenID Connect endpoints (`/realms/{realm}/protocol/openid-connect/…`): the token endpoint (the
  * master `admin-cli` grant; the realm's password, refresh-token and client-credentials grants), logout of a
  * refresh token's session, the certificates (JWKS) and the discovery document.
@@ -144,6 +179,12 @@ export function createKeycloakOidcRouter(state: KeycloakRealmState, options: Key
       return oauthError(res, 401, 'unauthorized_client', 'Invalid client or Invalid client credentials')
     if (body.grant_type === 'client_credentials') return serviceAccountGrant(state, options, client, res)
     if (body.grant_type === 'refresh_token') return refreshGrant(state, client, body, res)
+    // With the feature off (or before 26.5) no grant type provider answers to it: "Unsupported grant_type".
+    if (body.grant_type === JWT_BEARER_GRANT && jwtGrantAvailable(state))
+      return void jwtAuthorizationGrant(state, options.assertionKeys, client, body, res, options.now).catch(
+        (error: unknown) =>
+          void res.status(500).json({ error: 'server_error', error_description: String(error) }),
+      )
     if (body.grant_type !== 'password')
       return oauthError(res, 400, 'unsupported_grant_type', 'Unsupported grant_type')
     passwordGrant(state, options, client, body, res)
@@ -156,6 +197,9 @@ export function createKeycloakOidcRouter(state: KeycloakRealmState, options: Key
     if (!state.sessions.delete(token)) return oauthError(res, 400, 'invalid_grant', 'Invalid refresh token')
     res.status(204).end()
   })
+  router.post('/realms/:realm/protocol/openid-connect/revoke', (req: Request, res: Response) =>
+    revokeToken(state, req, res),
+  )
   router.get('/realms/:realm/protocol/openid-connect/certs', (_req, res) => void res.json(state.key.jwks()))
   router.get('/realms/:realm/.well-known/openid-configuration', (req, res) => {
     const issuer = state.issuerOf(String(req.params.realm))
@@ -164,7 +208,14 @@ export function createKeycloakOidcRouter(state: KeycloakRealmState, options: Key
       token_endpoint: `${issuer}/protocol/openid-connect/token`,
       jwks_uri: `${issuer}/protocol/openid-connect/certs`,
       end_session_endpoint: `${issuer}/protocol/openid-connect/logout`,
-      grant_types_supported: ['authorization_code', 'password', 'refresh_token', 'client_credentials'],
+      revocation_endpoint: `${issuer}/protocol/openid-connect/revoke`,
+      grant_types_supported: [
+        'authorization_code',
+        'password',
+        'refresh_token',
+        'client_credentials',
+        ...(jwtGrantAvailable(state) ? [JWT_BEARER_GRANT] : []),
+      ],
     })
   })
   return router

@@ -62,6 +62,12 @@ export interface EmulatedKeycloakClient {
   clientId: string
   secret: string
   directAccessGrants?: boolean
+  /**
+   * Client attributes (ClientRepresentation.attributes), e.g. the JWT Authorization Grant capability:
+   * `oauth2.jwt.authorization.grant.enabled` = "true" and `oauth2.jwt.authorization.grant.idp` (allowed provider
+   * aliases, `##`-separated) (OIDCConfigAttributes).
+   */
+  attributes?: Record<string, string>
   /** A public client (Client authentication off): what `GET /clients` reports; default false (confidential). */
   publicClient?: boolean
   /**
@@ -69,6 +75,21 @@ export interface EmulatedKeycloakClient {
    * `view-realm`); unset: service accounts are off for the client and `client_credentials` is refused.
    */
   serviceAccountRoles?: string[]
+}
+
+/**
+ * An identity provider of the realm (IdentityProviderRepresentation): for the JWT Authorization Grant, providerId
+ * `jwt-authorization-grant` with `config.issuer`, `config.jwksUrl` and the grant's limits
+ * (JWTAuthorizationGrantConfig: `jwtAuthorizationGrantMaxAllowedAssertionExpiration`, default 300 s;
+ * `jwtAuthorizationGrantAllowedClockSkew`, default 0; `jwtAuthorizationGrantAssertionReuseAllowed`, default false;
+ * `jwtAuthorizationGrantAssertionSignatureAlg`).
+ */
+export interface EmulatedIdentityProvider {
+  alias: string
+  providerId: string
+  enabled: boolean
+  config: Record<string, string>
+  internalId: string
 }
 
 /** A user's session, with the refresh token that names it. */
@@ -103,6 +124,14 @@ export interface KeycloakRealmState {
   organizations: Map<string, { id: string; name: string; alias: string }>
   /** By refresh token. */
   sessions: Map<string, EmulatedSession>
+  /** By alias. */
+  identityProviders: Map<string, EmulatedIdentityProvider>
+  /** Server features turned on beside the default ones, by their option name (`jwt-authorization-grant`). */
+  features: Set<string>
+  /** Access tokens revoked (`/revoke`), by `jti`. */
+  revokedTokens: Set<string>
+  /** Single-use objects (SingleUseObjectProvider): assertion `jti`s consumed, with their epoch-seconds end. */
+  singleUse: Map<string, number>
   requiredActionsQuirk: boolean
   /** What `/admin/serverinfo` reports, e.g. `26.0.5`: which parser reads a search's `q`, for one. */
   serverVersion: string
@@ -164,6 +193,10 @@ export interface KeycloakRealmOptions extends Omit<KeycloakRolesOptions, 'client
   declaredAttributes: DeclaredAttribute[]
   /** Where the emulator listens (known once it does). */
   url: () => string
+  /** The public address (`hostname`), when it differs from where the emulator listens. */
+  hostname?: string
+  features: string[]
+  identityProviders: Omit<EmulatedIdentityProvider, 'internalId'>[]
 }
 
 export function createKeycloakRealmState(options: KeycloakRealmOptions): KeycloakRealmState {
@@ -178,12 +211,18 @@ export function createKeycloakRealmState(options: KeycloakRealmOptions): Keycloa
     version,
     key: new SigningKey(),
     clients,
-    issuerOf: (name) => `${url()}/realms/${name}`,
+    issuerOf: (name) => `${options.hostname ?? url()}/realms/${name}`,
     users,
     roles: roleModel,
     groups,
     organizations,
     sessions: new Map(),
+    identityProviders: new Map(
+      options.identityProviders.map((idp) => [idp.alias, { ...idp, internalId: randomUUID() }]),
+    ),
+    features: new Set(options.features),
+    revokedTokens: new Set(),
+    singleUse: new Map(),
     requiredActionsQuirk: options.requiredActionsQuirk,
     serverVersion: options.serverVersion,
     deletesOfflineSessions: options.deletesOfflineSessions,

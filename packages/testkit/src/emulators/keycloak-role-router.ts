@@ -7,7 +7,7 @@ import type { EmulatedRole } from './keycloak-roles'
  * Roles and clients of one realm (`/admin/realms/{realm}`), as Keycloak answers them: `GET /roles/{name}`,
  * `GET /roles-by-id/{id}` and `/roles-by-id/{id}/composites` (the direct children only:
  * RoleByIdResource.getRoleComposites, hidden from an admin that may not view the role), `GET /clients?clientId=`
- * (ClientRepresentation: `publicClient`, `directAccessGrantsEnabled` as configured; the built-in clients are
+ * (ClientRepresentation: `publicClient`, `directAccessGrantsEnabled`, `attributes` as configured; the built-in clients are
  * simply reported confidential without direct access grants, which nothing here reads).
  */
 export function createKeycloakRoleRouter(state: KeycloakRealmState): Router {
@@ -53,9 +53,24 @@ export function createKeycloakRoleRouter(state: KeycloakRealmState): Router {
             enabled: true,
             publicClient: configured?.publicClient ?? false,
             directAccessGrantsEnabled: configured ? configured.directAccessGrants !== false : false,
+            attributes: { ...configured?.attributes },
           }
         }),
     )
+  })
+  // ClientResource.update: what the set-up changes here (attributes replace the set, as the representation says).
+  router.put('/clients/:id', (req, res) => {
+    const known = roles.clients().find((c) => c.id === req.params.id)
+    const configured = known && state.clients.find((c) => c.clientId === known.clientId)
+    if (!configured) return void res.status(404).json({ error: 'Could not find client' })
+    const body = req.body as { attributes?: Record<string, unknown>; directAccessGrantsEnabled?: unknown }
+    if (body.attributes)
+      configured.attributes = Object.fromEntries(
+        Object.entries(body.attributes).map(([name, value]) => [name, String(value)]),
+      )
+    if (typeof body.directAccessGrantsEnabled === 'boolean')
+      configured.directAccessGrants = body.directAccessGrantsEnabled
+    res.status(204).end()
   })
   return router
 }

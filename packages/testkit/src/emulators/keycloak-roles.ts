@@ -58,6 +58,8 @@ function builtInRoles(
     'view-realm',
     'manage-realm',
     'manage-clients',
+    'view-identity-providers',
+    'manage-identity-providers',
   ]
   const accountRoles = [
     'view-profile',

@@ -2,7 +2,12 @@ import { randomBytes, randomUUID } from 'node:crypto'
 import type { EmulatedKeycloakUser, KeycloakRealmState } from './keycloak-realm-state'
 
 /** The access token's claims: the user's effective roles and its mapped attributes (oidc-usermodel-attribute-mapper). */
-function accessClaims(state: KeycloakRealmState, user: EmulatedKeycloakUser, clientId: string, sid: string) {
+function accessClaims(
+  state: KeycloakRealmState,
+  user: EmulatedKeycloakUser,
+  clientId: string,
+  sid: string | undefined,
+) {
   const first = (name: string) => user.attributes[name]?.[0]
   // Tokens carry the effective roles: default-roles-<realm> expands to offline_access, uma_authorization
   // and the account client's roles.
@@ -28,13 +33,15 @@ function accessClaims(state: KeycloakRealmState, user: EmulatedKeycloakUser, cli
     ...(first('orgId') ? { orgId: first('orgId') } : {}),
     ...(first('pfApplicationId') ? { pfApplicationId: first('pfApplicationId') } : {}),
     // session_state left the tokens in version 25, replaced by sid with the same value.
-    ...(state.version >= 25 ? { sid } : { session_state: sid }),
+    ...(sid === undefined ? {} : state.version >= 25 ? { sid } : { session_state: sid }),
   }
 }
 
 /**
  * The tokens of a signed-in user, as the password and refresh-token grants answer, and the session its refresh
- * token names (`offline` with `offline_access`: the admin logout leaves it, stale).
+ * token names (`offline` with `offline_access`: the admin logout leaves it, stale). `transient` (the JWT
+ * Authorization Grant: UserSessionModel.SessionPersistenceState.TRANSIENT, `useRefreshToken()` false): no refresh
+ * token and no session kept.
  */
 export function keycloakUserTokens(
   state: KeycloakRealmState,
@@ -46,18 +53,20 @@ export function keycloakUserTokens(
     offline = scope.split(' ').includes('offline_access'),
     // UserSessionModel.getStarted: epoch seconds.
     started = Math.floor(Date.now() / 1000) * 1000,
+    transient = false,
   } = {},
 ) {
   const refreshToken = randomBytes(24).toString('base64url')
-  state.sessions.set(refreshToken, {
-    userId: user.id,
-    sid,
-    clientId,
-    issuedAt: Math.floor(Date.now() / 1000),
-    started,
-    lastAccess: Date.now(),
-    offline,
-  })
+  if (!transient)
+    state.sessions.set(refreshToken, {
+      userId: user.id,
+      sid,
+      clientId,
+      issuedAt: Math.floor(Date.now() / 1000),
+      started,
+      lastAccess: Date.now(),
+      offline,
+    })
   const idToken = () =>
     state.key.sign(
       {
@@ -71,14 +80,17 @@ export function keycloakUserTokens(
       300,
     )
   return {
-    access_token: state.key.sign(accessClaims(state, user, clientId, sid), 300),
+    access_token: state.key.sign(
+      // A transient session has no id to name (Keycloak 25+ leaves `sid` out of sessionless tokens).
+      { ...accessClaims(state, user, clientId, transient ? undefined : sid), jti: randomUUID() },
+      300,
+    ),
     expires_in: 300,
-    refresh_expires_in: 1800,
-    refresh_token: refreshToken,
+    ...(transient ? { refresh_expires_in: 0 } : { refresh_expires_in: 1800, refresh_token: refreshToken }),
     token_type: 'Bearer',
     ...(scope.split(' ').includes('openid') ? { id_token: idToken() } : {}),
     'not-before-policy': 0,
-    session_state: sid,
+    ...(transient ? {} : { session_state: sid }),
     scope: 'openid email profile',
   }
 }

@@ -5,11 +5,14 @@ import express, { type Router } from 'express'
 import { listening } from '../lib/listening'
 import { installControls, type EmulatorControls } from './emulator-controls'
 import { requireAdminToken, serverInfo } from './keycloak-admin-access'
+import { createAssertionKeyStore, type AssertionKeyFetch } from './keycloak-assertion-keys'
 import { createKeycloakGroupRouter } from './keycloak-group-router'
+import { createKeycloakIdentityProviderRouter } from './keycloak-identity-provider-router'
 import { createKeycloakOidcRouter } from './keycloak-oidc-router'
 import {
   createKeycloakRealmState,
   type EmulatedGroup,
+  type EmulatedIdentityProvider,
   type EmulatedKeycloakClient,
   type EmulatedKeycloakUser,
   type EmulatedSession,
@@ -31,9 +34,11 @@ import {
 } from './keycloak-user-profile'
 import { createKeycloakUsersRouter } from './keycloak-users-router'
 
+export type { AssertionKeyFetch } from './keycloak-assertion-keys'
 export type {
   EmulatedCredential,
   EmulatedGroup,
+  EmulatedIdentityProvider,
   EmulatedKeycloakClient,
   EmulatedKeycloakUser,
 } from './keycloak-realm-state'
@@ -95,6 +100,23 @@ export interface KeycloakEmulatorOptions {
   latencyMs?: number
   /** Default: a free port. */
   port?: number
+  /**
+   * Server features turned on (`--features=`), e.g. `['jwt-authorization-grant']` (a preview feature, off by
+   * default; the JWT Authorization Grant needs a `serverVersion` of 26.5 or later, 26.5.3 for its CVE fixes).
+   */
+  features?: string[]
+  /**
+   * The realm's identity providers, e.g. `{ alias: 'pf-exchange', providerId: 'jwt-authorization-grant',
+   * enabled: true, config: { issuer, jwksUrl } }`.
+   */
+  identityProviders?: Omit<EmulatedIdentityProvider, 'internalId'>[]
+  /**
+   * The public address (Keycloak's `hostname`): the realm's issuer and discovery document name it while the
+   * emulator listens elsewhere, as a server behind a proxy whose admin URL is internal.
+   */
+  hostname?: string
+  /** Least time between two loads of a JWT Authorization Grant provider's JWKS (Keycloak: 10 s). */
+  jwksMinTimeBetweenRequestsSec?: number
 }
 
 export interface KeycloakEmulator extends EmulatorControls {
@@ -117,6 +139,14 @@ export interface KeycloakEmulator extends EmulatorControls {
   setUnmanagedAttributes(policy: boolean | UnmanagedAttributePolicy): void
   /** Number of admin tokens issued so far. */
   adminTokensIssued(): number
+  /** The server features turned on (`jwt-authorization-grant`): add or delete to turn one on or off. */
+  features: Set<string>
+  /** The identity providers, by alias (to disable one, read its config). */
+  identityProviders: Map<string, EmulatedIdentityProvider>
+  /** Every load of a JWT Authorization Grant provider's JWKS (count, don't time). */
+  jwksFetches(): AssertionKeyFetch[]
+  /** Whether an access token was revoked (`/revoke`). */
+  isRevoked(accessToken: string): boolean
   stop(): Promise<void>
 }
 
@@ -139,6 +169,7 @@ function createAdminApi(state: KeycloakRealmState, serverVersion: string, settin
     createKeycloakRoleMappingRouter,
     createKeycloakGroupRouter,
     createKeycloakUserLinksRouter,
+    createKeycloakIdentityProviderRouter,
     createKeycloakSessionsRouter,
   ]
   admin.use(
@@ -180,6 +211,10 @@ export async function startKeycloakEmulator({
   serverVersion = `${version}.0.5`,
   latencyMs = 0,
   port = 0,
+  features = [],
+  identityProviders = [],
+  hostname,
+  jwksMinTimeBetweenRequestsSec = 10,
 }: KeycloakEmulatorOptions = {}): Promise<KeycloakEmulator> {
   // The realm's state (createKeycloakRealmState), then a router per API: OpenID Connect, and the admin API's
   // users, roles, role mappings, groups, user links and sessions.
@@ -200,6 +235,13 @@ export async function startKeycloakEmulator({
     unmanagedAttributePolicy: () => policy,
     declaredAttributes: [...requiredAttributes.map(requiredOfUsers), ...declaredAttributes],
     url: () => url,
+    hostname: hostname?.replace(/\/+$/, ''),
+    features,
+    identityProviders,
+  })
+  const assertionKeys = createAssertionKeyStore({
+    now,
+    minTimeBetweenRequestsSec: jwksMinTimeBetweenRequestsSec,
   })
   const app = express()
   app.use(express.urlencoded({ extended: false }), express.json())
@@ -207,7 +249,14 @@ export async function startKeycloakEmulator({
   // What the user profile and Verify Profile demand: read at login (OIDC) and by the admin API.
   const profile = { userProfile, verifyProfile, requiredAttributes }
   app.use(
-    createKeycloakOidcRouter(state, { adminUser, adminPassword, adminTokenLifetimeSec, now, ...profile }),
+    createKeycloakOidcRouter(state, {
+      adminUser,
+      adminPassword,
+      adminTokenLifetimeSec,
+      now,
+      assertionKeys,
+      ...profile,
+    }),
   )
   app.use('/admin', createAdminApi(state, serverVersion, profile))
 
@@ -226,6 +275,13 @@ export async function startKeycloakEmulator({
     sessionsOf: (userId) => [...state.sessions.values()].filter((session) => session.userId === userId),
     setUnmanagedAttributes: (option) => void (policy = policyOf(option)),
     adminTokensIssued: state.adminTokensIssued,
+    features: state.features,
+    identityProviders: state.identityProviders,
+    jwksFetches: assertionKeys.fetches,
+    isRevoked: (token) => {
+      const jti = state.key.verify(token)?.jti
+      return typeof jti === 'string' && state.revokedTokens.has(jti)
+    },
     stop: () =>
       new Promise<void>((resolve) => {
         controls.releaseHung()

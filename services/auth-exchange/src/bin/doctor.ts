@@ -2,6 +2,7 @@
 import { createIdentityProvider, IDENTITY_PROVIDER_SETTINGS, type IdentityProvider } from '@pf/idp-clients'
 import { DoctorProblem, redactUrl, runDoctorCommand, type DoctorCheck } from '@pf/service-kit'
 import { loadExchangeConfig, type ExchangeConfig } from '../config'
+import { providerGrantOf } from '../provider-grant'
 
 /** GETs `url` and checks the JSON answer with `check`, which says what was found. */
 async function getJson(url: string, check: (body: Record<string, unknown>) => string): Promise<string> {
@@ -19,7 +20,7 @@ async function getJson(url: string, check: (body: Record<string, unknown>) => st
 }
 
 /** What the identity-provider checks read: with one of them wrong, they are not run. */
-const IDP_SETTINGS = [...IDENTITY_PROVIDER_SETTINGS, 'ACCOUNT_ADOPTION']
+const IDP_SETTINGS = [...IDENTITY_PROVIDER_SETTINGS, 'ACCOUNT_ADOPTION', 'EXCHANGE_*']
 
 /**
  * What the identity provider's admin API tells of its set-up (`setupChecks`), one line each; one client, so one
@@ -42,6 +43,8 @@ const checks = (config: ExchangeConfig): DoctorCheck[] => {
     timeoutMs: 4000,
     adoption: config.adoption,
     retry: { maxRetries: 0 },
+    // EXCHANGE_GRANT=jwt-bearer: the server's version and feature, the provider and the client are checked.
+    signInGrant: providerGrantOf(config.grant).signInGrant,
   })
   const discovery = idp.discovery.url
   return [

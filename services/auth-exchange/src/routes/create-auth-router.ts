@@ -11,8 +11,8 @@ import type { MarketplaceVerifier } from '../adapters/marketplace-jwt'
 export interface AuthRouterOptions {
   verifyMarketplaceToken: MarketplaceVerifier
   exchange: ExchangeFlow
-  /** Revokes what `/auth/logout` is given. */
-  idp: Pick<IdentityProvider, 'revoke'>
+  /** Revokes what `/auth/logout` is given: a refresh token, or an access token (`logoutToken`). */
+  idp: Pick<IdentityProvider, 'revoke' | 'logoutToken'>
   logger: Logger
   metrics: ExchangeMetrics
 }
@@ -49,7 +49,8 @@ export function createAuthRouter({
           token_type: tokens.token_type,
           expires_in: tokens.expires_in,
           id_token: tokens.id_token,
-          refresh_expires_in: tokens.refresh_expires_in,
+          // Without a refresh token (EXCHANGE_GRANT=jwt-bearer) its lifetime means nothing.
+          refresh_expires_in: tokens.refresh_token ? tokens.refresh_expires_in : undefined,
           scope: tokens.scope,
           user: view,
         })
@@ -64,12 +65,14 @@ export function createAuthRouter({
     }),
   )
 
+  // The token the answers carry: a refresh token (its session ends), or where there is none (EXCHANGE_GRANT
+  // jwt-bearer) the access token (revoked).
+  const logoutField = idp.logoutToken ?? 'refresh_token'
   router.post('/auth/logout', json({ limit: '16kb' }), async (req, res) => {
-    const refreshToken = (req.body as { refresh_token?: unknown } | undefined)?.refresh_token
-    if (typeof refreshToken !== 'string' || !refreshToken)
-      throw new InvalidRequestError('refresh_token is required')
+    const token = (req.body as Record<string, unknown> | undefined)?.[logoutField]
+    if (typeof token !== 'string' || !token) throw new InvalidRequestError(`${logoutField} is required`)
     try {
-      await idp.revoke(refreshToken)
+      await idp.revoke(token)
     } catch (error) {
       // An unknown or already revoked token: the session is gone either way.
       if (!(error instanceof IdpInvalidGrantError)) throw error

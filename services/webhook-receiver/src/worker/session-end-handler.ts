@@ -33,6 +33,11 @@ export function createSessionEndHandler({
       const { accountId, ended, kept, undecided, reason } = result
       const log = undecided > 0 || reason ? logger.warn.bind(logger) : logger.info.bind(logger)
       log({ ...about, accountId, ended, kept, undecided, reason }, 'identity-provider sessions ended')
+    } else if (result.outcome === 'nothing-to-end') {
+      logger.info(
+        { ...about, reason: result.reason },
+        'session.ended: the identity provider keeps no session',
+      )
     } else {
       logger.warn({ ...about, ...result }, 'session.ended: no account of this marketplace user to sign out')
     }

@@ -1,0 +1,69 @@
+import { randomUUID } from 'node:crypto'
+import jwt from 'jsonwebtoken'
+import type { PublishedAssertionKey } from './parse-assertion-key'
+
+/**
+ * How far back `iat` is set: Keycloak allows no clock skew by default and refuses an `iat` in its future
+ * (AbstractBaseJWTValidator.validateTokenActive, "Token was issued in the future"), so a clock a little ahead of
+ * the server's must not make the assertion new-born in its future.
+ */
+export const ASSERTION_IAT_BACKDATE_SEC = 5
+
+export interface ExchangeAssertionsOptions {
+  /** `iss`: the exchange, as the identity provider's configuration names it. */
+  issuer: string
+  /** The key that signs. */
+  current: PublishedAssertionKey
+  /** The key that signs after the next rotation: published now, so every verifier holds it before it signs. */
+  next: PublishedAssertionKey
+  /** `exp - now`, in seconds: within the provider's maximum (Keycloak's default: 300). */
+  lifetimeSec: number
+  /** For tests: the clock (epoch milliseconds). */
+  now?: () => number
+}
+
+/**
+ * The exchange's assertions for Keycloak's JWT Authorization Grant (RFC 7523 section 3), with the keys it
+ * publishes; unlike `createAssertionSigner` (Auth0's token exchange, `iat` = now), `iat` is set back because
+ * Keycloak allows no clock skew: signed by the current key, one `jti` each (Keycloak spends it:
+ * a reused one is refused), `iat` a few seconds back (`ASSERTION_IAT_BACKDATE_SEC`), `exp` `lifetimeSec` ahead.
+ * `jwks()` publishes the current and the next key, so rotating (the next becomes current, a new next) never signs
+ * with a key a verifier has not loaded.
+ *
+ * @example
+ * const signer = createExchangeAssertions({ issuer: 'https://exchange.example.com', current, next, lifetimeSec: 60 })
+ * signer.sign({ sub: user.userId, aud: realmIssuer })
+ */
+export function createExchangeAssertions({
+  issuer,
+  current,
+  next,
+  lifetimeSec,
+  now = Date.now,
+}: ExchangeAssertionsOptions) {
+  return {
+    issuer,
+    lifetimeSec,
+    /** A fresh assertion for `sub`, addressed to `aud`; `claims` adds others (never `iss`, `iat`, `exp`, `jti`). */
+    sign({ sub, aud, claims = {} }: { sub: string; aud: string; claims?: Record<string, unknown> }): string {
+      const seconds = Math.floor(now() / 1000)
+      return jwt.sign(
+        {
+          ...claims,
+          iss: issuer,
+          sub,
+          aud,
+          iat: seconds - ASSERTION_IAT_BACKDATE_SEC,
+          exp: seconds + lifetimeSec,
+          jti: randomUUID(),
+        },
+        current.privateKey,
+        { algorithm: current.alg, keyid: current.kid, header: { alg: current.alg, typ: 'JWT' } },
+      )
+    },
+    /** `/.well-known/jwks.json`: the current key, then the next. */
+    jwks: () => ({ keys: [current.publicJwk, next.publicJwk] }),
+  }
+}
+
+export type ExchangeAssertions = ReturnType<typeof createExchangeAssertions>
