@@ -1,5 +1,4 @@
-import { execFile } from 'node:child_process'
-import { generateKeyPairSync, randomUUID } from 'node:crypto'
+import { generateKeyPairSync } from 'node:crypto'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { deriveTenantPassword, parseAssertionKey, TOKEN_EXCHANGE_SUBJECT_TOKEN_TYPE } from '@pf/idp-clients'
