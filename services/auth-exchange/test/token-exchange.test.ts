@@ -1,10 +1,17 @@
+import { execFile } from 'node:child_process'
 import { generateKeyPairSync } from 'node:crypto'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import { deriveTenantPassword, parseAssertionKey, TOKEN_EXCHANGE_SUBJECT_TOKEN_TYPE } from '@pf/idp-clients'
+import {
+  deriveTenantPassword,
+  parseAssertionKey,
+  requiredManagementScopes,
+  TOKEN_EXCHANGE_CHECK_SCOPES,
+  TOKEN_EXCHANGE_SUBJECT_TOKEN_TYPE,
+} from '@pf/idp-clients'
 import { createLogger, createMetricsRegistry, listen, type RunningServer } from '@pf/service-kit'
 import { createCleanup, startServiceProcess, type ServiceProcess } from '@pf/testkit'
-import { startAuth0Emulator, type Auth0Emulator } from '@pf/testkit/emulators'
+import { startAuth0Emulator, type Auth0Emulator, type EmulatedAuth0Client } from '@pf/testkit/emulators'
 import { startMarketplaceIssuer, type MarketplaceIssuer } from '@pf/testkit/platform'
 import { loadExchangeConfig } from '../src/config'
 import { createExchange } from '../src/create-exchange'
@@ -30,6 +37,15 @@ const [K1, K2, K3] = [pem(), pem(), pem()]
 // current key is one the Action already trusts.
 const publicKeys = JSON.stringify({ keys: [K1, K2].map((k) => parseAssertionKey(k).publicJwk) })
 
+// Password-less: the client has no password grant. The doctor's test changes it (the emulator holds it by reference).
+const grantTypes = ['client_credentials', 'refresh_token']
+const client: EmulatedAuth0Client = {
+  clientId: 'pf-exchange',
+  clientSecret: SECRET,
+  grantTypes,
+  tokenExchange: { allow_any_profile_of_type: ['custom_authentication'] },
+  trustTokenEndpointIpHeader: true,
+}
 const cleanup = createCleanup(afterAll)
 let auth0: Auth0Emulator
 let issuer: MarketplaceIssuer
@@ -42,16 +58,7 @@ beforeAll(async () => {
     throw new Error('dist/ is missing: run `pnpm build` (pnpm test does)')
   auth0 = cleanup.add(
     await startAuth0Emulator({
-      clients: [
-        {
-          clientId: 'pf-exchange',
-          clientSecret: SECRET,
-          // Password-less: the client has no password grant.
-          grantTypes: ['client_credentials', 'refresh_token'],
-          tokenExchange: { allow_any_profile_of_type: ['custom_authentication'] },
-          trustTokenEndpointIpHeader: true,
-        },
-      ],
+      clients: [client],
       searchLagMs: 0,
       actions: [
         {
@@ -210,5 +217,52 @@ describe('EXCHANGE_GRANT=token-exchange (Auth0 Custom Token Exchange)', () => {
     expect(failures()).toBe(1)
     // The genuine exchange still answers.
     expect((await exchange('u1')).status).toBe(200)
+  })
+
+  it('doctor: the profile, the application, the connection and the scopes pass; the password grant on, or a scope it reads with missing, fails', async () => {
+    const doctor = () =>
+      new Promise<{ code: number; stdout: string }>((resolve) =>
+        execFile(process.execPath, [join(dist, 'doctor.js')], { env }, (error, stdout) =>
+          resolve({ code: error ? Number(error.code) : 0, stdout }),
+        ),
+      )
+    const good = await doctor()
+    expect(good.stdout).toMatch(
+      /^ok {4}tenant token exchange profile {2}pf-exchange \(tep_\w+\) runs action act_pf$/m,
+    )
+    expect(good.stdout).toMatch(
+      /^ok {4}tenant application for token exchange {2}pf-exchange: first-party, OIDC-conformant, custom_authentication allowed, no password grant$/m,
+    )
+    expect(good.stdout).toMatch(
+      /^ok {4}tenant connection Username-Password-Authentication {2}exists \(database\)$/m,
+    )
+    expect(good.stdout).toMatch(/^ok {4}Management API scopes /m)
+    expect(good.stdout).not.toMatch(/tenant password grant/)
+    expect(good.code).toBe(0)
+    client.grantTypes = [...grantTypes, 'http://auth0.com/oauth/grant-type/password-realm']
+    try {
+      const open = await doctor()
+      expect(open.code).toBe(1)
+      expect(open.stdout).toMatch(
+        /^FAIL {2}tenant application for token exchange: application pf-exchange still allows the password grant/m,
+      )
+    } finally {
+      client.grantTypes = grantTypes
+    }
+    // Every scope the exchange's calls need, and the doctor's reads but read:clients.
+    client.scopes = [
+      ...requiredManagementScopes('verified'),
+      ...TOKEN_EXCHANGE_CHECK_SCOPES.filter((scope) => scope !== 'read:clients'),
+    ]
+    try {
+      const blind = await doctor()
+      expect(blind.code).toBe(1)
+      expect(blind.stdout).toMatch(/^ok {4}tenant application for token exchange {2}not checked/m)
+      expect(blind.stdout).toMatch(
+        /^FAIL {2}Management API scopes: the grant lacks read:clients: the Custom Token/m,
+      )
+    } finally {
+      delete client.scopes
+    }
   })
 })
