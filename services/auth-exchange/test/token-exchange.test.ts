@@ -169,6 +169,27 @@ describe('EXCHANGE_GRANT=token-exchange (Auth0 Custom Token Exchange)', () => {
     expect((await exchange('u1')).status).toBe(200)
   })
 
+  it('/auth/logout with the refresh_token ends it, as in password mode (README, "Modes")', async () => {
+    const { body } = await exchange('u1')
+    const res = await fetch(`${url}/auth/logout`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ refresh_token: body.refresh_token }),
+    })
+    expect(res.status).toBe(204)
+    const refreshed = await fetch(`${auth0.url}/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        grant_type: 'refresh_token',
+        client_id: client.clientId,
+        client_secret: SECRET,
+        refresh_token: String(body.refresh_token),
+      }),
+    })
+    expect(refreshed.status).toBeGreaterThanOrEqual(400)
+  })
+
   it('rotates without a failed exchange: a replica whose current key was the next one signs at once', async () => {
     const config = loadExchangeConfig({ ...env, EXCHANGE_SIGNING_KEY: K2, EXCHANGE_SIGNING_KEY_NEXT: K3 })
     const logger = createLogger({ name: 'rotated', level: 'silent' })
