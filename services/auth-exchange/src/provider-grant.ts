@@ -4,8 +4,9 @@ import type { ExchangeGrantConfig } from './exchange-grant-settings'
 /**
  * What the identity provider is given for `EXCHANGE_GRANT` (`createIdentityProvider`'s `signInGrant`), and the
  * JWKS `/.well-known/jwks.json` publishes: both keys whenever keys are set (ahead of a switch from `password`
- * too). `jwt-bearer` (Keycloak) signs with `createExchangeAssertions`; `token-exchange` (Auth0) with the tenant
- * style's own signer, given the current key.
+ * too). Both grants sign with `@pf/idp-clients`' one signer (`createAssertionSigner`): `jwt-bearer` (Keycloak)
+ * through `createExchangeAssertions` (`iat` set back: no clock skew allowed), `token-exchange` (Auth0) given the
+ * current key.
  */
 export function providerGrantOf(config: ExchangeGrantConfig): {
   signInGrant: SignInGrant

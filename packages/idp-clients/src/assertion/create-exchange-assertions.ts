@@ -1,5 +1,4 @@
-import { randomUUID } from 'node:crypto'
-import jwt from 'jsonwebtoken'
+import { createAssertionSigner } from './exchange-assertion'
 import type { PublishedAssertionKey } from './parse-assertion-key'
 
 /**
@@ -24,11 +23,10 @@ export interface ExchangeAssertionsOptions {
 
 /**
  * The exchange's assertions for Keycloak's JWT Authorization Grant (RFC 7523 section 3), with the keys it
- * publishes; unlike `createAssertionSigner` (Auth0's token exchange, `iat` = now), `iat` is set back because
- * Keycloak allows no clock skew: signed by the current key, one `jti` each (Keycloak spends it:
- * a reused one is refused), `iat` a few seconds back (`ASSERTION_IAT_BACKDATE_SEC`), `exp` `lifetimeSec` ahead.
- * `jwks()` publishes the current and the next key, so rotating (the next becomes current, a new next) never signs
- * with a key a verifier has not loaded.
+ * publishes: `createAssertionSigner` (the one signer, Auth0's token exchange uses it too) with the current key,
+ * `iat` set back `ASSERTION_IAT_BACKDATE_SEC` because Keycloak allows no clock skew, one `jti` each (Keycloak spends
+ * it: a reused one is refused), `exp` `lifetimeSec` ahead. `jwks()` publishes the current and the next key, so
+ * rotating (the next becomes current, a new next) never signs with a key a verifier has not loaded.
  *
  * @example
  * const signer = createExchangeAssertions({ issuer: 'https://exchange.example.com', current, next, lifetimeSec: 60 })
@@ -41,26 +39,18 @@ export function createExchangeAssertions({
   lifetimeSec,
   now = Date.now,
 }: ExchangeAssertionsOptions) {
+  const sign = createAssertionSigner({
+    issuer,
+    key: current,
+    lifetimeSeconds: lifetimeSec,
+    iatOffsetSeconds: ASSERTION_IAT_BACKDATE_SEC,
+    now,
+  })
   return {
     issuer,
     lifetimeSec,
     /** A fresh assertion for `sub`, addressed to `aud`; `claims` adds others (never `iss`, `iat`, `exp`, `jti`). */
-    sign({ sub, aud, claims = {} }: { sub: string; aud: string; claims?: Record<string, unknown> }): string {
-      const seconds = Math.floor(now() / 1000)
-      return jwt.sign(
-        {
-          ...claims,
-          iss: issuer,
-          sub,
-          aud,
-          iat: seconds - ASSERTION_IAT_BACKDATE_SEC,
-          exp: seconds + lifetimeSec,
-          jti: randomUUID(),
-        },
-        current.privateKey,
-        { algorithm: current.alg, keyid: current.kid, header: { alg: current.alg, typ: 'JWT' } },
-      )
-    },
+    sign: (request: { sub: string; aud: string; claims?: Record<string, unknown> }): string => sign(request),
     /** `/.well-known/jwks.json`: the current key, then the next. */
     jwks: () => ({ keys: [current.publicJwk, next.publicJwk] }),
   }

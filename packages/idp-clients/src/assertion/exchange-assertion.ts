@@ -23,9 +23,20 @@ export interface ExchangeAssertionOptions {
   key: AssertionKey | (() => AssertionKey)
   /** `aud`; default the provider's issuer (Auth0: `https://{domain}/`). */
   audience?: string
-  /** `exp - iat`, at most 300 (Keycloak's default maximum; the Auth0 Action's too). Default 120. */
+  /** `exp - now`, at most 300 (Keycloak's default maximum; the Auth0 Action's too). Default 120. */
   lifetimeSeconds?: number
+  /**
+   * How many seconds `iat` is set back from now (default 0; at most 60): Keycloak allows no clock skew and refuses
+   * an `iat` in its future, so its grant sets it back (`ASSERTION_IAT_BACKDATE_SEC`); `exp` stays `lifetimeSeconds`
+   * from now either way.
+   */
+  iatOffsetSeconds?: number
+  /** For tests: the clock (epoch milliseconds). */
+  now?: () => number
 }
+
+/** Longest `iatOffsetSeconds`: an assertion set back further would look stale to a verifier that bounds its age. */
+const MAX_IAT_OFFSET_SECONDS = 60
 
 /** Longest assertion lifetime accepted by the verifiers (RFC 7523 grant in Keycloak: 300 s by default). */
 export const MAX_ASSERTION_LIFETIME_SECONDS = 300
@@ -39,9 +50,11 @@ function algorithmOf(key: AssertionKey, privateKey: KeyObject): AssertionAlgorit
 }
 
 /**
- * A signer of the exchange's assertions: a compact JWS with `iss`, `sub` (the marketplace userId), `aud`, `iat`
- * (now, never ahead), `exp` (`lifetimeSeconds` later) and a fresh `jti`, plus the claims the style adds (Auth0's
- * `auth0_user_id`). Misuse (no issuer, a lifetime beyond 300 s, a key of another type) throws `TypeError` at once.
+ * The one signer of the exchange's assertions, for both password-less grants (Keycloak's JWT Authorization Grant
+ * through `createExchangeAssertions`, Auth0's Custom Token Exchange): a compact JWS with `iss`, `sub` (the
+ * marketplace userId), `aud`, `iat` (now, or `iatOffsetSeconds` back; never ahead), `exp` (`lifetimeSeconds` from
+ * now) and a fresh `jti`, plus the claims the style adds (Auth0's `auth0_user_id`). Misuse (no issuer, a lifetime
+ * beyond 300 s, an offset beyond 60 s, a key of another type) throws `TypeError` at once.
  *
  * @example
  * const sign = createAssertionSigner({ issuer: 'https://exchange.example.com', key: { kid: 'k1', privateKey: pem } })
@@ -52,10 +65,18 @@ export function createAssertionSigner({
   key,
   audience,
   lifetimeSeconds = 120,
+  iatOffsetSeconds = 0,
+  now = Date.now,
 }: ExchangeAssertionOptions) {
   if (!issuer) throw new TypeError('assertion: issuer is required')
   if (!(lifetimeSeconds > 0 && lifetimeSeconds <= MAX_ASSERTION_LIFETIME_SECONDS))
     throw new TypeError(`assertion: lifetimeSeconds must be within 1..${MAX_ASSERTION_LIFETIME_SECONDS}`)
+  if (!(
+    Number.isInteger(iatOffsetSeconds) &&
+    iatOffsetSeconds >= 0 &&
+    iatOffsetSeconds <= MAX_IAT_OFFSET_SECONDS
+  ))
+    throw new TypeError(`assertion: iatOffsetSeconds must be within 0..${MAX_IAT_OFFSET_SECONDS}`)
   const prepared = new Map<AssertionKey, { privateKey: KeyObject; alg: AssertionAlgorithm }>()
   const current = () => {
     const chosen = typeof key === 'function' ? key() : key
@@ -71,19 +92,19 @@ export function createAssertionSigner({
   current() // a bad key fails at creation, not at the first sign-in
   return ({ sub, aud, claims = {} }: { sub: string; aud: string; claims?: Record<string, unknown> }) => {
     const { kid, privateKey, alg } = current()
-    const iat = Math.floor(Date.now() / 1000)
+    const seconds = Math.floor(now() / 1000)
     return jwt.sign(
       {
         ...claims,
         iss: issuer,
         sub,
         aud: audience ?? aud,
-        iat,
-        exp: iat + lifetimeSeconds,
+        iat: seconds - iatOffsetSeconds,
+        exp: seconds + lifetimeSeconds,
         jti: randomUUID(),
       },
       privateKey,
-      { algorithm: alg, keyid: kid },
+      { algorithm: alg, keyid: kid, header: { alg, typ: 'JWT' } },
     )
   }
 }

@@ -3,7 +3,7 @@ import { decodeJwtPayload } from '../decode-jwt-payload'
 import { PF_USER_ROLE } from '../pf-user-role'
 import { found, problem, type SetupCheck, type SetupFinding } from '../setup-check'
 import type { TenantManagementHttp } from './tenant-management-api'
-import { tenantTokenExchangeChecks } from './tenant-token-exchange-checks'
+import { TOKEN_EXCHANGE_CHECK_SCOPES, tenantTokenExchangeChecks } from './tenant-token-exchange-checks'
 import { unlessUngranted } from './unless-ungranted'
 
 const PASSWORD_GRANTS = ['password', 'http://auth0.com/oauth/grant-type/password-realm']
@@ -28,13 +28,22 @@ export function requiredManagementScopes(adoption: AccountAdoption): string[] {
 const SESSION_END_SCOPES = ['read:users', 'read:device_credentials', 'delete:device_credentials']
 const ENTERPRISE_SCOPES = ['delete:sessions', 'read:refresh_tokens', 'delete:refresh_tokens']
 
-function scopesFinding(token: string, adoption: AccountAdoption): SetupFinding {
+const AUTHORIZE =
+  'authorize them for the application (APIs → Auth0 Management API → Machine to Machine Applications)'
+
+/**
+ * With Custom Token Exchange (a password-less mode) the reads the set-up checks make are required too: without
+ * them the doctor could not tell that the password grant is off, and a check it cannot make must not pass.
+ */
+function scopesFinding(token: string, adoption: AccountAdoption, tokenExchange: boolean): SetupFinding {
   const granted = new Set(String(decodeJwtPayload(token)?.scope ?? '').split(' '))
   const missing = requiredManagementScopes(adoption).filter((s) => !granted.has(s))
-  if (missing.length > 0)
+  if (missing.length > 0) return problem(`the grant lacks ${missing.join(', ')}`, AUTHORIZE)
+  const unreadable = tokenExchange ? TOKEN_EXCHANGE_CHECK_SCOPES.filter((s) => !granted.has(s)) : []
+  if (unreadable.length > 0)
     return problem(
-      `the grant lacks ${missing.join(', ')}`,
-      'authorize them for the application (APIs → Auth0 Management API → Machine to Machine Applications)',
+      `the grant lacks ${unreadable.join(', ')}: the Custom Token Exchange set-up (profile, application, password grant off, connection) cannot be checked`,
+      AUTHORIZE,
     )
   const sessionEnd = SESSION_END_SCOPES.filter((s) => !granted.has(s))
   const enterprise = ENTERPRISE_SCOPES.filter((s) => granted.has(s))
@@ -113,6 +122,9 @@ export function tenantSetupChecks(
         return problem(`the tenant has no role ${PF_USER_ROLE}`, `create the role ${PF_USER_ROLE}`)
       },
     },
-    { name: 'Management API scopes', run: async () => scopesFinding(await api.managementToken(), adoption) },
+    {
+      name: 'Management API scopes',
+      run: async () => scopesFinding(await api.managementToken(), adoption, subjectTokenType !== undefined),
+    },
   ]
 }
