@@ -51,7 +51,13 @@ describe('tenant client against the Auth0 emulator', () => {
     expect(synced).toMatchObject({ username: 't1@example.com', created: true, adopted: false })
     const stored = auth0.users.get(synced.id)!
     expect(stored).toMatchObject({ connection: 'Username-Password-Authentication', email_verified: true })
-    expect(stored.app_metadata).toEqual({ pfUserId: 't1', orgId: 'org_1', pfApplicationId: 'app_1' })
+    // The derived password it was created with is marked as the exchange's (issue 39).
+    expect(stored.app_metadata).toEqual({
+      pfUserId: 't1',
+      orgId: 'org_1',
+      pfApplicationId: 'app_1',
+      pfPasswordSetBy: 'exchange',
+    })
     expect([...stored.roles]).toEqual(['rol_pfUser0000001'])
 
     const tokens = await tenant.passwordGrant(synced.username, password('t1'))
@@ -94,6 +100,7 @@ describe('tenant client against the Auth0 emulator', () => {
       pfUserId: 't3',
       orgId: 'org_2',
       pfApplicationId: 'app_1',
+      pfPasswordSetBy: 'exchange',
       plan: 'gold',
     })
     const lookup = auth0.requests.find((r) => r.path === '/api/v2/users-by-email')

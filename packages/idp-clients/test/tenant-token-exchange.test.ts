@@ -138,6 +138,24 @@ describe('the tenant style with signInGrant token-exchange (Custom Token Exchang
     }
   })
 
+  it('an account the password mode made (its derived password marked) gets a random one and loses the mark at its next sync', async () => {
+    const moved = { ...user, userId: 'moved user', email: 'moved@example.com' }
+    const passwordMode = createIdentityProvider(readIdentityProviderSettings(env).settings)
+    const made = await passwordMode.syncUser(moved)
+    const derived = deriveTenantPassword(moved.userId, SECRET)
+    expect(auth0.users.get(made.id)).toMatchObject({
+      password: derived,
+      app_metadata: { pfPasswordSetBy: 'exchange' },
+    })
+    await idp.syncUser(moved)
+    const account = auth0.users.get(made.id)
+    expect(account?.password).not.toBe(derived)
+    expect(account?.app_metadata).not.toHaveProperty('pfPasswordSetBy')
+    // One made by this mode was never marked: its random password is nobody's.
+    const own = [...auth0.users.values()].find((u) => u.app_metadata.pfUserId === user.userId)
+    expect(own?.app_metadata).not.toHaveProperty('pfPasswordSetBy')
+  })
+
   it('on the warm path, an account gone behind its back is IdpInvalidGrantError (sync again)', async () => {
     const synced = await idp.syncUser({ ...user, userId: 'gone', email: 'gone@example.com' })
     auth0.users.delete(synced.id)

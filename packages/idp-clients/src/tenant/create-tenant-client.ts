@@ -46,8 +46,11 @@ export function createTenantClient({
     domain,
 
     /** See `syncTenantUser`: one marketplace user, one account, decided on immediately consistent reads. */
-    syncUser: (user: MarketplaceUser, password: string): Promise<SyncedUser> =>
-      syncTenantUser(api, { connection, adoption }, user, password),
+    syncUser: (
+      user: MarketplaceUser,
+      password: string,
+      mode?: { passwordless?: boolean },
+    ): Promise<SyncedUser> => syncTenantUser(api, { connection, adoption }, user, password, mode),
 
     /**
      * The password grant against `connection` (`password-realm`, as the vendor SDKs send it: the plain

@@ -25,7 +25,7 @@ export function createTenantIdentityProvider(
   const exchange = client.tokenExchange
   const signIns: Pick<IdentityProvider, 'syncUser' | 'signIn' | 'grant'> = exchange
     ? {
-        syncUser: (user) => client.syncUser(user, randomTenantPassword()),
+        syncUser: (user) => client.syncUser(user, randomTenantPassword(), { passwordless: true }),
         signIn: (synced, user, context) => exchange.signIn(synced.id, user, forwarded(context)),
         grant: (account, user, context) => exchange.grant(account.id, user, forwarded(context)),
       }

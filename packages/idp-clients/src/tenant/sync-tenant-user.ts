@@ -7,6 +7,7 @@ import { findLinkedTenantUser, inConnection, linkOf } from './find-linked-tenant
 import { tenantAdoptionRefusal } from './tenant-adoption-refusal'
 import type { TenantManagementApi } from './tenant-management-api'
 import type { Auth0User } from './tenant-types'
+import { PASSWORD_MARK } from '../password-mark'
 
 export interface TenantSyncContext {
   connection: string
@@ -24,14 +25,19 @@ export interface TenantSyncContext {
  *   adopted account gets the derived password, loses every session and refresh token (a new password ends
  *   none), and only then the link, so a failure before it leaves the account to be adopted again;
  * - else created with the derived password; a 409 (a concurrent create) starts over from the email.
+ * A password this sync sets with the derived password is marked in `app_metadata` (`PASSWORD_MARK`). With
+ * `passwordless` (Custom Token Exchange: `password` is random, never kept) nothing is marked, and an own account
+ * still marked gets that random password and loses the mark, so the derived one stops working (issue 39).
  */
 export async function syncTenantUser(
   api: TenantManagementApi,
   { connection, adoption }: TenantSyncContext,
   user: MarketplaceUser,
   password: string,
+  { passwordless = false }: { passwordless?: boolean } = {},
 ): Promise<SyncedUser> {
   const metadata = marketplaceAttributes(user)
+  const marked = passwordless ? {} : { [PASSWORD_MARK.name]: PASSWORD_MARK.value }
   const email = emailOf(user)
   const synced = (account: Auth0User, how: Pick<SyncedUser, 'created' | 'adopted'>): SyncedUser => ({
     id: account.user_id,
@@ -44,6 +50,10 @@ export async function syncTenantUser(
     if (Object.entries(metadata).some(([key, value]) => own.app_metadata?.[key] !== value))
       await api.patchUser(own.user_id, { app_metadata: metadata })
     // A failure between create and role assignment must not leave the user without pf-user for good.
+    if (passwordless && own.app_metadata?.[PASSWORD_MARK.name] === PASSWORD_MARK.value) {
+      await api.patchUser(own.user_id, { password, connection })
+      await api.patchUser(own.user_id, { app_metadata: { [PASSWORD_MARK.name]: null } })
+    }
     await api.assignRole(own.user_id, PF_USER_ROLE)
     return synced(own, { created: false, adopted: false })
   }
@@ -57,7 +67,7 @@ export async function syncTenantUser(
     })
     await api.patchUser(holder.user_id, { password, connection })
     await api.endSessions(holder.user_id)
-    await api.patchUser(holder.user_id, { app_metadata: metadata })
+    await api.patchUser(holder.user_id, { app_metadata: { ...metadata, ...marked } })
     await api.assignRole(holder.user_id, PF_USER_ROLE)
     return synced(holder, { created: false, adopted: true })
   }
@@ -76,7 +86,7 @@ export async function syncTenantUser(
       email,
       email_verified: true,
       password,
-      app_metadata: metadata,
+      app_metadata: { ...metadata, ...marked },
     })
     await api.assignRole(created.user_id, PF_USER_ROLE)
     return synced(created, { created: true, adopted: false })
