@@ -1,7 +1,7 @@
 import type { Worker } from 'bullmq'
 import { startRedis, type RedisHandle } from '@pf/testkit/redis'
 import { WEBHOOK_EVENT_KINDS, type WebhookEvent } from '@pf/schemas'
-import { quarantineKeys } from '../src/queue/quarantine'
+import { quarantineKeys } from '../src/queue/quarantine/quarantine'
 import { listDeadLetters, replayDeadLetters } from '../src/worker/dead-letters'
 import { createWebhookWorker } from '../src/worker/create-webhook-worker'
 import {

@@ -1,12 +1,12 @@
 import { UnrecoverableError, Worker, type Job } from 'bullmq'
 import type { Logger } from '@pf/service-kit'
-import { createOnce, type Once } from './create-once'
-import type { RedisConnection } from './create-redis-connection'
+import { createOnce, type Once } from '../create-once'
+import type { RedisConnection } from '../redis/create-redis-connection'
 import { isUnrecoverable } from './is-unrecoverable'
-import { splitTraceData } from './job-trace-context'
-import { createSessionOrdering, type InTurn, type Lateness } from './ordering/create-session-ordering'
-import type { OrderingMode } from './ordering/ordering-mode'
-import { WEBHOOK_QUEUE_NAME } from './queue-names'
+import { splitTraceData } from '../job-trace-context'
+import { createSessionOrdering, type InTurn, type Lateness } from '../ordering/create-session-ordering'
+import type { OrderingMode } from '../ordering/ordering-mode'
+import { WEBHOOK_QUEUE_NAME } from '../queue-names'
 
 /** A stored event as the worker's processor sees it: no BullMQ type. */
 export interface QueuedEvent {
