@@ -1,4 +1,4 @@
-import type { Worker } from 'bullmq'
+import type { EventConsumer } from '../src/queue'
 import { startRedis, type RedisHandle } from '@pf/testkit/redis'
 import { WEBHOOK_EVENT_KINDS, type WebhookEvent } from '@pf/schemas'
 import { quarantineKeys } from '../src/queue/quarantine/quarantine'
@@ -20,7 +20,7 @@ import {
 // (the platform would retry for 7 hours, then drop it). It is kept, quarantined, and said why.
 let redis: RedisHandle
 let receiver: StartedReceiver
-let worker: { worker: Worker; disconnect(): void } | undefined
+let worker: { worker: EventConsumer; disconnect(): void } | undefined
 /** Every event a handler saw, of any kind. */
 let handled: WebhookEvent[]
 
