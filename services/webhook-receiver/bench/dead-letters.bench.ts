@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Queue } from 'bullmq'
 import { startRedis } from '@pf/testkit/redis'
-import { createRedisConnection } from '../src/queue/create-redis-connection'
-import { quarantineKeys, storeQuarantined } from '../src/queue/quarantine'
+import { createRedisConnection } from '../src/queue/redis/create-redis-connection'
+import { quarantineKeys, storeQuarantined } from '../src/queue/quarantine/quarantine'
 import { WEBHOOK_QUEUE_NAME } from '../src/queue/queue-names'
 
 const MB = 1_000_000

@@ -5,10 +5,10 @@ import { createLogger } from '@pf/service-kit'
 import { WEBHOOK_EVENT_KINDS } from '@pf/schemas'
 import { median } from './stats'
 import { startRedis } from '@pf/testkit/redis'
-import { createJobAdder } from '../src/queue/create-job-adder'
-import { createRedisConnection } from '../src/queue/create-redis-connection'
+import { createJobAdder } from '../src/queue/enqueue/create-job-adder'
+import { createRedisConnection } from '../src/queue/redis/create-redis-connection'
 import { sessionOf } from '../src/queue/ordering/session-of'
-import type { OrderingMode } from '../src/queue'
+import type { EventConsumer, OrderingMode } from '../src/queue'
 import { createWebhookWorker } from '../src/worker/create-webhook-worker'
 import { createWorkerMetrics } from '../src/metrics'
 
@@ -77,7 +77,7 @@ async function fillOrdered(redisUrl: string, prefix: string) {
   connection.disconnect()
 }
 
-async function drain(start: () => Worker): Promise<number> {
+async function drain(start: () => EventConsumer): Promise<number> {
   const began = performance.now()
   const worker = start()
   let done = 0

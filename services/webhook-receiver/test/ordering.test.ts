@@ -1,8 +1,8 @@
+import type { EventConsumer } from '../src/queue'
 import { randomUUID } from 'node:crypto'
 import { appendFileSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { Worker } from 'bullmq'
 import { startServiceProcess, type ServiceProcess } from '@pf/testkit'
 import { createWebhookEvent } from '@pf/testkit/platform'
 import { startRedis, type RedisHandle } from '@pf/testkit/redis'
@@ -25,7 +25,7 @@ const dist = join(__dirname, '..', 'dist')
 let redis: RedisHandle
 let receiver: StartedReceiver
 let prefix: string
-const workers: { worker: Worker; connection: ReturnType<typeof workerConnection> }[] = []
+const workers: { worker: EventConsumer; connection: ReturnType<typeof workerConnection> }[] = []
 const processes: ServiceProcess[] = []
 
 beforeAll(async () => {

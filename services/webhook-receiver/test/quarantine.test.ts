@@ -1,7 +1,7 @@
-import type { Worker } from 'bullmq'
+import type { EventConsumer } from '../src/queue'
 import { startRedis, type RedisHandle } from '@pf/testkit/redis'
 import { WEBHOOK_EVENT_KINDS, type WebhookEvent } from '@pf/schemas'
-import { quarantineKeys } from '../src/queue/quarantine'
+import { quarantineKeys } from '../src/queue/quarantine/quarantine'
 import { listDeadLetters, replayDeadLetters } from '../src/worker/dead-letters'
 import { createWebhookWorker } from '../src/worker/create-webhook-worker'
 import {
@@ -20,7 +20,7 @@ import {
 // (the platform would retry for 7 hours, then drop it). It is kept, quarantined, and said why.
 let redis: RedisHandle
 let receiver: StartedReceiver
-let worker: { worker: Worker; disconnect(): void } | undefined
+let worker: { worker: EventConsumer; disconnect(): void } | undefined
 /** Every event a handler saw, of any kind. */
 let handled: WebhookEvent[]
 

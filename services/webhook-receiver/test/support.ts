@@ -7,7 +7,7 @@ import { createApp } from '../src/receiver/create-app'
 import type { AcceptOutcome, EventStore, QuarantineOutcome, QuarantineReason } from '../src/queue'
 import { createWorkerMetrics } from '../src/metrics'
 import { createEventStore } from '../src/queue'
-import { createRedisConnection } from '../src/queue/create-redis-connection'
+import { createRedisConnection } from '../src/queue/redis/create-redis-connection'
 import type { OrderingMode, RedisTarget } from '../src/queue'
 
 export const SECRET = 'whsec_test_secret'

@@ -1,4 +1,4 @@
-import type { Worker } from 'bullmq'
+import type { EventConsumer } from '../src/queue'
 import { startRedis, type RedisHandle } from '@pf/testkit/redis'
 import { WEBHOOK_EVENT_KINDS, type WebhookEvent } from '@pf/schemas'
 import { UnrecoverableWebhookError, type WebhookHandlers } from '@pf/schemas'
@@ -19,7 +19,7 @@ import {
 let redis: RedisHandle
 let receiver: StartedReceiver
 let prefix: string
-const running: { worker: Worker; connection: ReturnType<typeof workerConnection> }[] = []
+const running: { worker: EventConsumer; connection: ReturnType<typeof workerConnection> }[] = []
 
 function startWorker(handlers: WebhookHandlers) {
   const connection = workerConnection(redis.url)

@@ -1,4 +1,4 @@
-import type { RedisConnection } from './create-redis-connection'
+import type { RedisConnection } from './redis/create-redis-connection'
 
 /** Longest idempotency key accepted by `once` (it becomes part of a Redis key). */
 export const MAX_ONCE_KEY_LENGTH = 512

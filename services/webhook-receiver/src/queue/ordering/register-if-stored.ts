@@ -1,5 +1,5 @@
 import type { IRedisTransaction, Queue } from 'bullmq'
-import type { RedisConnection } from '../create-redis-connection'
+import type { RedisConnection } from '../redis/create-redis-connection'
 import { MARKER_OF_JOB } from '../queue-names'
 import { sessionKeys } from './session-keys'
 import type { EventPlace } from './session-of'

@@ -1,13 +1,13 @@
 import type { Queue } from 'bullmq'
 import { injectTraceContext } from '@pf/service-kit'
-import type { QuarantineEntry, QuarantineReason } from './event-store'
-import { addJobInTransaction } from './add-job-in-transaction'
-import { markReplayLate } from './ordering/mark-replay-late'
-import { sessionOf } from './ordering/session-of'
-import { withTraceData } from './job-trace-context'
-import type { RedisConnection } from './create-redis-connection'
-import { MARKER_OF_QUARANTINE } from './queue-names'
-import { unconfirmedWrite } from './unconfirmed-write'
+import type { QuarantineEntry, QuarantineReason } from '../event-store'
+import { addJobInTransaction } from '../enqueue/add-job-in-transaction'
+import { markReplayLate } from '../ordering/mark-replay-late'
+import { sessionOf } from '../ordering/session-of'
+import { withTraceData } from '../job-trace-context'
+import type { RedisConnection } from '../redis/create-redis-connection'
+import { MARKER_OF_QUARANTINE } from '../queue-names'
+import { unconfirmedWrite } from '../enqueue/unconfirmed-write'
 
 /** A quarantined event as stored: the verified text as it came, and why it was kept from the handlers. */
 export interface QuarantinedEvent extends QuarantineEntry {

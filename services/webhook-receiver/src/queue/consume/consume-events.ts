@@ -1,12 +1,12 @@
 import { UnrecoverableError, Worker, type Job } from 'bullmq'
 import type { Logger } from '@pf/service-kit'
-import { createOnce, type Once } from './create-once'
-import type { RedisConnection } from './create-redis-connection'
+import { createOnce, type Once } from '../create-once'
+import type { RedisConnection } from '../redis/create-redis-connection'
 import { isUnrecoverable } from './is-unrecoverable'
-import { splitTraceData } from './job-trace-context'
-import { createSessionOrdering, type InTurn, type Lateness } from './ordering/create-session-ordering'
-import type { OrderingMode } from './ordering/ordering-mode'
-import { WEBHOOK_QUEUE_NAME } from './queue-names'
+import { splitTraceData } from '../job-trace-context'
+import { createSessionOrdering, type InTurn, type Lateness } from '../ordering/create-session-ordering'
+import type { OrderingMode } from '../ordering/ordering-mode'
+import { WEBHOOK_QUEUE_NAME } from '../queue-names'
 
 /** A stored event as the worker's processor sees it: no BullMQ type. */
 export interface QueuedEvent {
@@ -60,8 +60,15 @@ export interface EventConsumerOptions {
   logger: Logger
 }
 
-/** What consumes the queue: `close()` waits for the jobs in progress. */
-export type EventConsumer = Worker
+/** What consumes the queue, as callers use it; BullMQ's `Worker` stays behind the queue's interface. */
+export interface EventConsumer {
+  /** Stops taking jobs and waits for the jobs in progress. */
+  close(): Promise<void>
+  /** A connection error; without a listener Node would throw it. */
+  on(event: 'error', listener: (error: Error) => void): unknown
+  /** One event processed (counted by the benchmark). */
+  on(event: 'completed', listener: () => void): unknown
+}
 
 /**
  * The BullMQ worker on the webhook queue. A thrown error is retried with the job's exponential backoff and

@@ -1,8 +1,8 @@
 import { addJobKeepingMarker } from './add-job-keeping-marker'
-import type { EventStore } from './event-store'
-import { registerIfStored } from './ordering/register-if-stored'
-import { sessionOf } from './ordering/session-of'
-import { withTraceData } from './job-trace-context'
+import type { EventStore } from '../event-store'
+import { registerIfStored } from '../ordering/register-if-stored'
+import { sessionOf } from '../ordering/session-of'
+import { withTraceData } from '../job-trace-context'
 import { unconfirmedWrite } from './unconfirmed-write'
 import {
   openWebhookQueue,

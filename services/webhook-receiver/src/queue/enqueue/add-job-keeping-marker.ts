@@ -1,6 +1,6 @@
 import type { IRedisTransaction, Queue } from 'bullmq'
 import { addJobInTransaction } from './add-job-in-transaction'
-import { MARKER_OF_JOB } from './queue-names'
+import { MARKER_OF_JOB } from '../queue-names'
 
 const COMMAND = 'pfKeepMarker'
 

@@ -1,15 +1,15 @@
 import { createJobAdder } from './create-job-adder'
-import { createRedisConnection } from './create-redis-connection'
-import type { EventStore } from './event-store'
+import { createRedisConnection } from '../redis/create-redis-connection'
+import type { EventStore } from '../event-store'
 import {
   openWebhookQueue,
   webhookQueueStore,
   type BullmqEventStore,
   type EventStoreOptions,
 } from './webhook-queue-store'
-import { whenConnected } from './when-connected'
-import { sessionOf } from './ordering/session-of'
-import { withTraceText } from './job-trace-context'
+import { whenConnected } from '../redis/when-connected'
+import { sessionOf } from '../ordering/session-of'
+import { withTraceText } from '../job-trace-context'
 
 /**
  * The event store of the pinned BullMQ: jobs are added by `createJobAdder` (BullMQ's addStandardJob for these

@@ -1,12 +1,12 @@
 import { Job, type Queue } from 'bullmq'
 import { Cluster } from 'ioredis'
 import { Packr } from 'msgpackr'
-import type { RedisConnection } from './create-redis-connection'
-import { registerArgs, REGISTER_IN_ADD_SCRIPT } from './ordering/register-on-enqueue'
-import type { EventPlace } from './ordering/session-of'
-import { MARKER_OF_JOB } from './queue-names'
+import type { RedisConnection } from '../redis/create-redis-connection'
+import { registerArgs, REGISTER_IN_ADD_SCRIPT } from '../ordering/register-on-enqueue'
+import type { EventPlace } from '../ordering/session-of'
+import { MARKER_OF_JOB } from '../queue-names'
 import { unconfirmedWrite } from './unconfirmed-write'
-import { whenConnected } from './when-connected'
+import { whenConnected } from '../redis/when-connected'
 
 /**
  * The BullMQ version whose addStandardJob script `createJobAdder` reproduces; a parity test compares the Redis

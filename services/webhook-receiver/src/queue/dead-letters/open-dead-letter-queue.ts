@@ -1,8 +1,8 @@
 import { Queue } from 'bullmq'
-import { createRedisConnection } from './create-redis-connection'
-import { defaultJobOptions, type JobSettings } from './default-job-options'
-import { WEBHOOK_QUEUE_NAME } from './queue-names'
-import type { RedisTarget } from './redis-target'
+import { createRedisConnection } from '../redis/create-redis-connection'
+import { defaultJobOptions, type JobSettings } from '../default-job-options'
+import { WEBHOOK_QUEUE_NAME } from '../queue-names'
+import type { RedisTarget } from '../redis/redis-target'
 
 /** The webhook queue as BullMQ holds it; outside queue/, only something to hand back to queue/'s functions. */
 export type WebhookQueue = Queue
