@@ -49,7 +49,7 @@ afterAll(() => redis.stop())
 
 type Handler = (event: WebhookEvent<'purchase.completed'>, context: HandlerContext) => Promise<void>
 
-function startWorker(handle: Handler, concurrency = 5) {
+function startWorker(handle: Handler, concurrency = 5, ordering: 'session' | 'off' = 'session') {
   const connection = workerConnection(redis.url)
   connection.on('error', () => {})
   const worker = createWebhookWorker({
@@ -57,7 +57,7 @@ function startWorker(handle: Handler, concurrency = 5) {
     concurrency,
     connection,
     prefix,
-    ordering: 'session',
+    ordering,
     handlers: { 'purchase.completed': handle },
   })
   worker.on('error', () => {})
@@ -207,6 +207,73 @@ describe('WEBHOOK_ORDERING=session: a session’s events one at a time, in signe
     await replayDeadLetters(receiver.queue, ahead.webhookId, { ordering: 'session' })
     await waitFor(() => calls.length === 7, 10_000, 'the quarantined event')
     expect(calls[6]).toEqual({ webhookId: ahead.webhookId, late: { newestTimestamp: ahead.timestamp } })
+  })
+
+  it('a dead letter of a worker with ordering off, replayed once it is on, is late too (every replay is)', async () => {
+    const only = event('s-switched', 1)
+    await send(only)
+    const calls: HandlerContext['late'][] = []
+    let fixed = false
+    startWorker(
+      async (_purchase, { late }) => {
+        calls.push(late)
+        if (!fixed) throw new Error('handler bug')
+      },
+      5,
+      'off',
+    )
+    await waitFor(async () => (await listDeadLetters(receiver.queue)).length === 1, 20_000, 'the dead letter')
+    const off = workers.pop()!
+    await off.worker.close()
+    off.connection.disconnect()
+
+    fixed = true
+    startWorker(async (_purchase, { late }) => {
+      calls.push(late)
+    })
+    await replayDeadLetters(receiver.queue, only.webhookId, { ordering: 'session' })
+    await waitFor(() => calls.length === 4, 10_000, 'the replay')
+    expect(calls[3]).toEqual({ newestTimestamp: at(1) })
+  })
+
+  it('a worker whose lock was taken over (its job re-delivered) does not hand the session on under the new holder', async () => {
+    const first = event('s-stale', 1)
+    const second = event('s-stale', 2)
+    await send(first, second)
+    let secondRuns = 0
+    let letFirstEnd = () => {}
+    const firstEnded = new Promise<void>((resolve) => {
+      let started = false
+      startWorker(async (purchase) => {
+        if (purchase.webhookId === second.webhookId) {
+          secondRuns += 1
+          return
+        }
+        if (started) return
+        started = true
+        await new Promise<void>((end) => (letFirstEnd = end))
+        resolve()
+      })
+    })
+    const redisClient = workers[0]!.connection
+    const keys = `${prefix}:webhooks:ordering:s-stale`
+    await waitFor(
+      async () => (await redisClient.hget(`${keys}:s`, 'lease')) !== null,
+      10_000,
+      'first event running',
+    )
+    const jobId = (await redisClient.zrange(`${keys}:p`, 0, 0))[0]!.split(' ')[1]!
+    // What a stalled-job re-delivery and ACQUIRE on another worker leave: the lock and lease under a new token.
+    await redisClient.set(`${prefix}:webhooks:${jobId}:lock`, 'token-of-the-new-holder')
+    await redisClient.hset(`${keys}:s`, 'lease', `${jobId} token-of-the-new-holder`)
+    letFirstEnd()
+    await firstEnded
+    // The stale worker's release is sent on this connection before this ping: once it answers, it has run.
+    await new Promise((resolve) => setImmediate(resolve))
+    await redisClient.ping()
+    expect(await redisClient.hget(`${keys}:s`, 'lease')).toBe(`${jobId} token-of-the-new-holder`)
+    expect((await redisClient.zrange(`${keys}:p`, 0, 0))[0]).toBe(`${first.webhookId} ${jobId}`)
+    expect(secondRuns).toBe(0)
   })
 
   it('two worker processes, one killed mid-event: its session goes on in the other, never two of its events at once', async () => {

@@ -2,6 +2,7 @@ import { validateWebhookEvent } from '@pf/schemas'
 import {
   failedJobs,
   listQuarantined,
+  markRetryLate,
   readQuarantined,
   releaseQuarantined,
   type FailedJob,
@@ -102,6 +103,7 @@ export async function replayDeadLetters(
     const checked = validateWebhookEvent(job.data)
     if (!checked.ok) stillInvalid.push({ ...letter, errors: checked.error })
     else {
+      if (ordering === 'session') await markRetryLate(queue, job.data, letter.jobId, dedupTtlSeconds * 1000)
       await job.retry()
       replayed.push(letter)
     }

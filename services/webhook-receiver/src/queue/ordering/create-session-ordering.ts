@@ -123,7 +123,7 @@ export function createSessionOrdering(options: SessionOrderingOptions): InTurn {
       await handle(late)
     } catch (error) {
       if (isUnrecoverable(error) || job.attemptsMade + 1 >= (job.opts.attempts ?? 1)) {
-        const note = await run('pfOrderDead', place, jobId).catch((cause: unknown) => {
+        const note = await run('pfOrderDead', place, jobId, token).catch((cause: unknown) => {
           logger.warn(
             { err: cause, jobId, sessionId: place.sessionId },
             'could not release the session of a dead letter',
@@ -139,7 +139,7 @@ export function createSessionOrdering(options: SessionOrderingOptions): InTurn {
     // (the job's slot is free a round trip sooner) unless it waits for replicas, whose pipeline may load its
     // script first. The handler ran: a failure here is logged, never retried (that would run the handler twice);
     // the next event then comes after parkMs.
-    const released = run('pfOrderRelease', place, jobId).catch((cause: unknown) =>
+    const released = run('pfOrderRelease', place, jobId, token).catch((cause: unknown) =>
       logger.warn({ err: cause, jobId, sessionId: place.sessionId }, 'could not hand the session on'),
     )
     if (waitReplicas > 0) await released

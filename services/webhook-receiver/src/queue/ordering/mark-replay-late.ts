@@ -1,6 +1,7 @@
 import type { IRedisTransaction, Queue } from 'bullmq'
+import { splitTraceData } from '../job-trace-context'
 import { sessionKeys } from './session-keys'
-import type { EventPlace } from './session-of'
+import { sessionOf, type EventPlace } from './session-of'
 
 const COMMAND = 'pfMarkReplayLate'
 
@@ -24,4 +25,24 @@ export function markReplayLate(
   if (!(COMMAND in client)) client.defineCommand(COMMAND, { numberOfKeys: 1, lua: MARK })
   const { state } = sessionKeys(`${queue.keys['']}`, place.sessionKey)
   return (multi) => multi.runCommand(COMMAND, [state, place.jobId, ttlMs])
+}
+
+/**
+ * For a failed job handed back by `pf-dead-letters replay` (`job.retry()`, same job id): marked late before the
+ * retry, as `DEAD` marks it, because that mark is missing when the job dead-lettered with ordering off, through
+ * BullMQ's stalled-job path with no later event of its session, or longer ago than the state's time-to-live.
+ */
+export async function markRetryLate(
+  queue: Queue,
+  data: unknown,
+  jobId: string,
+  ttlMs: number,
+): Promise<void> {
+  const place = sessionOf(splitTraceData(data).event, jobId)
+  if (!place) return
+  const client = (await queue.client) as unknown as {
+    defineCommand(name: string, definition: { numberOfKeys: number; lua: string }): void
+  } & Record<string, (...args: unknown[]) => Promise<unknown>>
+  if (!(COMMAND in client)) client.defineCommand(COMMAND, { numberOfKeys: 1, lua: MARK })
+  await client[COMMAND]!(sessionKeys(`${queue.keys['']}`, place.sessionKey).state, jobId, ttlMs)
 }

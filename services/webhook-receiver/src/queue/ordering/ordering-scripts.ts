@@ -2,7 +2,8 @@
  * The worker's side of per-session ordering, as Lua run atomically on the queue's slot.
  * KEYS: the session's pending set and state hash, then the queue's delayed, wait, paused, meta, active, marker,
  * events, completed (unused) and failed keys. ARGV: the queue's key prefix (`{pf}:webhooks:`), the state's
- * time-to-live (the dedup TTL, ms), the job's id, its pending member; ACQUIRE also its score and lock token.
+ * time-to-live (the dedup TTL, ms), the job's id, its pending member; ACQUIRE also its score and lock token,
+ * RELEASE and DEAD the lock token (they do nothing once another copy of the job holds its lock).
  *
  * The lease (`lease`: `<jobId> <token>`) counts only while that job still holds its BullMQ lock with that
  * token: it lapses with the lock, so a killed worker's session is free exactly when BullMQ's stalled-job check
@@ -43,6 +44,13 @@ local function holderOf(lease)
   local id, token = string.match(lease, '^(%S+) (.*)$')
   if id and rcall('GET', prefix .. id .. ':lock') == token then return id end
   return nil
+end
+
+-- A re-delivered copy of this job (its lock lapsed, the stalled check handed it on) holds the lock under another
+-- token: that copy runs the event now and leaves the session when it ends, not this stale one.
+local function supplanted(token)
+  local lock = rcall('GET', prefix .. me .. ':lock')
+  return lock and lock ~= token
 end
 
 local function dropLease()
@@ -144,6 +152,7 @@ return 0`
 export const RELEASE =
   COMMON +
   `
+if supplanted(ARGV[5]) then return 0 end
 rcall('ZREM', pendingKey, member)
 dropLease()
 handOnNext()
@@ -156,6 +165,7 @@ return 1`
 export const DEAD =
   COMMON +
   `
+if supplanted(ARGV[5]) then return '' end
 rcall('ZREM', pendingKey, member)
 dropLease()
 rcall('HSET', stateKey, 'late:' .. me, 1)
