@@ -14,7 +14,7 @@ import { createOutboundClient } from './create-outbound-client'
 import { createQueryPorts } from './create-query-ports'
 import { createS3Client } from './create-s3-client'
 import { createSearchRouter } from './create-search-router'
-import type { EndpointDefinition } from './define-endpoint'
+import { endpointPath, type EndpointDefinition } from './define-endpoint'
 import { PROVIDER_HTTP_STATUS } from './http-status'
 import { buildProviderOpenApi } from './openapi-document'
 import { createQueryMetrics } from './query-metrics'
@@ -94,6 +94,12 @@ export function createProvider(options: ProviderOptions): Provider {
   const names = endpoints.map((endpoint) => endpoint.name)
   const twice = names.find((name, i) => names.indexOf(name) !== i)
   if (twice) throw new TypeError(`two endpoints are named "${twice}"`)
+  // Only paths under /api are behind the API key and the body limit; two endpoints on one path hide the second.
+  const paths = endpoints.map((endpoint) => endpointPath(endpoint).toLowerCase())
+  const outside = paths.find((path) => !/^\/api\/[^?#]+$/.test(path))
+  if (outside !== undefined) throw new TypeError(`an endpoint's path must be under /api/ (got "${outside}")`)
+  const samePath = paths.find((path, i) => paths.indexOf(path) !== i)
+  if (samePath) throw new TypeError(`two endpoints answer on "${samePath}"`)
   if (apiKeys.length === 0 || apiKeys.some((key) => !key)) throw new TypeError('apiKeys must hold a key')
   const timeoutMs = outbound.timeoutMs ?? 10_000
   const allowPrivate = outbound.allowPrivate ?? false

@@ -83,6 +83,17 @@ async function readAll(records: AsyncIterable<unknown>): Promise<unknown[]> {
   return all
 }
 
+/** Rejects once `signal` aborts: a search or a read that never settles still ends the query (failed). */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(new Error('the delivery time-out passed'))
+  let onAbort = () => {}
+  const aborted = new Promise<never>((_resolve, reject) => {
+    onAbort = () => reject(new Error('the delivery time-out passed'))
+    signal.addEventListener('abort', onAbort, { once: true })
+  })
+  return Promise.race([work, aborted]).finally(() => signal.removeEventListener('abort', onAbort))
+}
+
 /**
  * A recovery conflict on a replica (SQLSTATE 40001, "canceling statement due to conflict with recovery")
  * cancels a long delivery cursor: the delivery is run once more (PostgreSQL docs, "Hot Standby", 27.4.2).
@@ -105,12 +116,15 @@ async function searchAndDeliver(
     const signal = AbortSignal.timeout(deps.deliveryTimeoutMs ?? DEFAULT_DELIVERY_TIMEOUT_MS)
     try {
       // Called in this turn of the event loop (inSpan runs it at once): see the search router.
-      const outcome = await inSpan('provider.search', {}, (span) => search({ mechanism, signal, span }))
+      const outcome = await untilAborted(
+        inSpan('provider.search', {}, async (span) => search({ mechanism, signal, span })),
+        signal,
+      )
       if (mechanism === 'inline') {
         // An inline answer holds its records: a streamed result is read whole here (an endpoint bounds it).
         const results = Array.isArray(outcome.results)
           ? (outcome.results as readonly unknown[])
-          : await readAll(outcome.results as AsyncIterable<unknown>)
+          : await untilAborted(readAll(outcome.results as AsyncIterable<unknown>), signal)
         return {
           outcome: { ...outcome, results },
           recordCount: results.length,
@@ -196,12 +210,13 @@ async function answerQuery(
     deps.metrics.queries.inc({ endpoint, mechanism, status: 'delivered' })
     // Never cut silently: when a limit left matches out, the answer says so (`truncated: true`); otherwise it
     // has the spec's fields, and those the search adds (screening: how many matched in all, the list versions).
+    // The search's fields first: one named like a protocol field (`queryId`, `recordCount`) never replaces it.
     const base = {
+      ...fields,
       queryId,
       recordCount,
       executionTimeMs,
       ...(truncated ? { truncated: true } : {}),
-      ...fields,
     }
     return {
       status: 200,
