@@ -156,6 +156,27 @@ describe('the tenant style with signInGrant token-exchange (Custom Token Exchang
     expect(own?.app_metadata).not.toHaveProperty('pfPasswordSetBy')
   })
 
+  it('removeMarkedPasswords: every marked account of the connection gets a random password and loses the mark; unmarked ones are left', async () => {
+    const passwordMode = createIdentityProvider(readIdentityProviderSettings(env).settings)
+    const bulk = ['bulk 1', 'bulk 2'].map((userId) => ({
+      ...user,
+      userId,
+      email: `${userId.replace(' ', '')}@example.com`,
+    }))
+    const made = await Promise.all(bulk.map((one) => passwordMode.syncUser(one)))
+    const unmarked = await idp.syncUser({ ...user, userId: 'bulk 3', email: 'bulk3@example.com' })
+    const before = auth0.users.get(unmarked.id)?.password
+    const removed = await idp.removeMarkedPasswords!()
+    expect(removed.accounts).toBeGreaterThanOrEqual(2)
+    made.forEach((account, i) => {
+      const stored = auth0.users.get(account.id)
+      expect(stored?.password).not.toBe(deriveTenantPassword(bulk[i]!.userId, SECRET))
+      expect(stored?.app_metadata).not.toHaveProperty('pfPasswordSetBy')
+    })
+    expect(auth0.users.get(unmarked.id)?.password).toBe(before)
+    await expect(idp.removeMarkedPasswords!()).resolves.toEqual({ accounts: 0, passwords: 0 })
+  })
+
   it('on the warm path, an account gone behind its back is IdpInvalidGrantError (sync again)', async () => {
     const synced = await idp.syncUser({ ...user, userId: 'gone', email: 'gone@example.com' })
     auth0.users.delete(synced.id)

@@ -4,10 +4,12 @@ import { providerGrantOf } from './provider-grant'
 
 export const EXCHANGE_PASSWORDS_USAGE = `usage: pf-exchange-passwords remove
 Removes every password the exchange set (the accounts marked pfPasswordSetBy=exchange when it set one), with
-the mark, from the identity provider: once EXCHANGE_GRANT is password-less (jwt-bearer), no exchange needs them,
-and each is a way in for anyone holding the client secret. Passwords set by anyone else (unmarked) stay. The
+the mark, from the identity provider: once EXCHANGE_GRANT is password-less (jwt-bearer, token-exchange), no
+exchange needs them, and each is a way in for anyone holding the client secret. Passwords set by anyone else (unmarked) stay. The
 exchange also removes a user's marked password at that user's next exchange; this does it for everyone at once.
-Reads the exchange's settings (IDP_STYLE, REALM_*, EXCHANGE_*); refuses unless EXCHANGE_GRANT is password-less.
+Reads the exchange's settings (IDP_STYLE, REALM_* or TENANT_*, EXCHANGE_*); refuses unless EXCHANGE_GRANT is
+password-less. A tenant (Auth0) account cannot be without a password: its marked one becomes a random one nobody
+keeps; Auth0's user search lags behind writes, so run it again until it removes none.
 Prints how many accounts and passwords it removed; exits 1 when the provider fails (run it again: it resumes).`
 
 /**

@@ -11,7 +11,23 @@ export interface PublishedAssertionKey {
   alg: 'RS256' | 'ES256'
   privateKey: KeyObject
   /** The public JWK as `/.well-known/jwks.json` lists it (`kid`, `alg`, `use: sig`). */
-  publicJwk: JsonWebKey & { kid: string; alg: string; use: 'sig' }
+  publicJwk: PublishedJwk
+}
+
+/**
+ * A public key as a JWKS lists it: RSA (`n`, `e`) or EC P-256 (`crv`, `x`, `y`). Plain JSON of its own, not
+ * Node's `JsonWebKey`, which the declarations bundler would import from the bare `crypto` module.
+ */
+export interface PublishedJwk {
+  kty: string
+  kid: string
+  alg: string
+  use: 'sig'
+  n?: string
+  e?: string
+  crv?: string
+  x?: string
+  y?: string
 }
 
 /** RFC 7638: the SHA-256 of the required members, in lexicographic order, base64url. */
@@ -60,5 +76,6 @@ export function parseAssertionKey(text: string): PublishedAssertionKey {
     )
   }
   const kid = ownKid ?? thumbprint(publicJwk)
-  return { kid, alg, privateKey, publicJwk: { ...publicJwk, kid, alg, use: 'sig' } }
+  const { kty = '', n, e, crv, x, y } = publicJwk
+  return { kid, alg, privateKey, publicJwk: { kty, n, e, crv, x, y, kid, alg, use: 'sig' } }
 }

@@ -6,6 +6,7 @@ import type { SetupCheck } from '../setup-check'
 import { createTenantAuthenticationApi } from './create-tenant-authentication-api'
 import { createTenantManagementApi } from './create-tenant-management-api'
 import { endTenantUserSessions } from './end-tenant-user-sessions'
+import { removeMarkedTenantPasswords } from './remove-marked-tenant-passwords'
 import { syncTenantUser } from './sync-tenant-user'
 import { tenantSetupChecks } from './tenant-setup-checks'
 import { createTenantTokenExchange } from './tenant-token-exchange'
@@ -51,6 +52,9 @@ export function createTenantClient({
       password: string,
       mode?: { passwordless?: boolean },
     ): Promise<SyncedUser> => syncTenantUser(api, { connection, adoption }, user, password, mode),
+
+    /** See `removeMarkedTenantPasswords`: the bulk side of a password-less mode. */
+    removeMarkedPasswords: () => removeMarkedTenantPasswords(api, connection),
 
     /**
      * The password grant against `connection` (`password-realm`, as the vendor SDKs send it: the plain

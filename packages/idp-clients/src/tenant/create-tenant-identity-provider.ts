@@ -23,9 +23,10 @@ export function createTenantIdentityProvider(
   const forwarded = (context: SignInContext = {}) =>
     settings.forwardedFor && context.ip ? { forwardedFor: context.ip } : {}
   const exchange = client.tokenExchange
-  const signIns: Pick<IdentityProvider, 'syncUser' | 'signIn' | 'grant'> = exchange
+  const signIns: Pick<IdentityProvider, 'syncUser' | 'signIn' | 'grant' | 'removeMarkedPasswords'> = exchange
     ? {
         syncUser: (user) => client.syncUser(user, randomTenantPassword(), { passwordless: true }),
+        removeMarkedPasswords: () => client.removeMarkedPasswords(),
         signIn: (synced, user, context) => exchange.signIn(synced.id, user, forwarded(context)),
         grant: (account, user, context) => exchange.grant(account.id, user, forwarded(context)),
       }
