@@ -4,6 +4,7 @@ import { inConnection } from './find-linked-tenant-user'
 import { exactTerm } from './lucene'
 import { randomTenantPassword } from './random-tenant-password'
 import type { TenantManagementApi } from './tenant-management-api'
+import { unmarkTenantPassword } from './unmark-tenant-password'
 
 /**
  * Every account of `connection` whose password the exchange set (`PASSWORD_MARK` in `app_metadata`) gets a random
@@ -27,8 +28,7 @@ export async function removeMarkedTenantPasswords(
       const account = await api.getUser(hint.user_id)
       if (!account || !inConnection(account, connection)) continue
       if (account.app_metadata?.[PASSWORD_MARK.name] !== PASSWORD_MARK.value) continue
-      await api.patchUser(account.user_id, { password: randomTenantPassword(), connection })
-      await api.patchUser(account.user_id, { app_metadata: { [PASSWORD_MARK.name]: null } })
+      await unmarkTenantPassword(api, account.user_id, connection, randomTenantPassword())
       done.accounts += 1
       done.passwords += 1
     }

@@ -8,6 +8,7 @@ import { tenantAdoptionRefusal } from './tenant-adoption-refusal'
 import type { TenantManagementApi } from './tenant-management-api'
 import type { Auth0User } from './tenant-types'
 import { PASSWORD_MARK } from '../password-mark'
+import { unmarkTenantPassword } from './unmark-tenant-password'
 
 export interface TenantSyncContext {
   connection: string
@@ -51,8 +52,7 @@ export async function syncTenantUser(
       await api.patchUser(own.user_id, { app_metadata: metadata })
     // A failure between create and role assignment must not leave the user without pf-user for good.
     if (passwordless && own.app_metadata?.[PASSWORD_MARK.name] === PASSWORD_MARK.value) {
-      await api.patchUser(own.user_id, { password, connection })
-      await api.patchUser(own.user_id, { app_metadata: { [PASSWORD_MARK.name]: null } })
+      await unmarkTenantPassword(api, own.user_id, connection, password)
     }
     await api.assignRole(own.user_id, PF_USER_ROLE)
     return synced(own, { created: false, adopted: false })
