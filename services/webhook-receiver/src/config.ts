@@ -13,6 +13,7 @@ import {
   parseHostPorts,
   PLATFORM_RETRY_HORIZON_SECONDS,
   ORDERING_MODES,
+  MAX_QUEUE_SHARDS,
   type JobSettings,
   type OrderingMode,
   type RedisTarget,
@@ -24,6 +25,10 @@ export interface QueueConfig {
   queuePrefix: string
   /** `WEBHOOK_ORDERING`: `session` hands a session's events on one at a time, in signed-timestamp order. */
   ordering: OrderingMode
+  /** `QUEUE_SHARDS`: the queues events are spread over by session, each under its own hash tag. */
+  shards: number
+  /** `QUEUE_RESHARD_FROM`: during a resharding, the number of shards before it (its markers and queues). */
+  reshardFrom?: number
 }
 
 /** What each job gets: attempts and backoff of its handler, and how many finished jobs Redis keeps. */
@@ -148,7 +153,22 @@ function readQueueConfig(env: ReturnType<typeof createEnvReader>): QueueConfig {
     env.problem(
       `WEBHOOK_QUEUE_PREFIX must hold a hash tag such as {pf} with REDIS_CLUSTER_NODES (got "${queuePrefix}")`,
     )
-  return { redis, queuePrefix, ordering: env.oneOf('WEBHOOK_ORDERING', ORDERING_MODES, 'off') }
+  const shards = env.int('QUEUE_SHARDS', { default: 1, min: 1, max: MAX_QUEUE_SHARDS })
+  const reshardFrom = env.optional('QUEUE_RESHARD_FROM')
+    ? env.int('QUEUE_RESHARD_FROM', { default: 1, min: 1, max: MAX_QUEUE_SHARDS })
+    : undefined
+  // Each shard's queue gets its own hash tag, made from the prefix's.
+  if (Math.max(shards, reshardFrom ?? 1) > 1 && !/\{[^}]+\}/.test(queuePrefix))
+    env.problem(
+      `WEBHOOK_QUEUE_PREFIX must hold a hash tag such as {pf} with QUEUE_SHARDS or QUEUE_RESHARD_FROM above 1 (got "${queuePrefix}")`,
+    )
+  return {
+    redis,
+    queuePrefix,
+    ordering: env.oneOf('WEBHOOK_ORDERING', ORDERING_MODES, 'off'),
+    shards,
+    reshardFrom,
+  }
 }
 
 /** How long a `webhookId` stays known: beyond the platform's whole retry horizon (see `readMaxAgeSeconds`). */

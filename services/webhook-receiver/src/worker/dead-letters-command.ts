@@ -1,6 +1,6 @@
 import { inSpan, withTimeout } from '@pf/service-kit'
 import type { DeadLettersConfig } from '../config'
-import { describeRedisTarget, openDeadLetterQueue } from '../queue'
+import { checkQueueLayout, describeRedisTarget, openDeadLetterQueue } from '../queue'
 import { listDeadLetters, replayDeadLetters, type DeadLetter, type StillInvalid } from './dead-letters'
 import { formatDeadLetterList, formatDeadLetterRows } from './format-dead-letter-list'
 import { formatDeadLetter, showDeadLetter } from './show-dead-letter'
@@ -58,7 +58,7 @@ export async function deadLettersCommand(args: string[], loadConfig: () => DeadL
     process.exit(2)
   }
   const config = loadConfig()
-  const { queue, close } = openDeadLetterQueue(config)
+  const { queues: queue, close } = openDeadLetterQueue(config)
   const withRedis = <T>(work: Promise<T>) =>
     withTimeout(
       work,
@@ -66,6 +66,10 @@ export async function deadLettersCommand(args: string[], loadConfig: () => DeadL
       `reaching Redis at ${describeRedisTarget(config.redis)} (prefix ${config.queuePrefix})`,
     )
   try {
+    // The shards it reads are those Redis records (a start with another QUEUE_SHARDS is refused, as the services').
+    await withRedis(
+      checkQueueLayout(config.redis, { ...config, prefix: config.queuePrefix }, config.timeoutMs + 1000),
+    )
     if (command === 'list') {
       print(await withRedis(listDeadLetters(queue)), json, whereOf(config))
     } else if (command === 'show') {
