@@ -97,7 +97,7 @@ function refuseOtherLayout(
         `webhooks' dedup markers live in their shard for the whole WEBHOOK_DEDUP_TTL_SECONDS, so another number would accept redeliveries as new events. ` +
         (running
           ? `Start with QUEUE_SHARDS=${recorded} QUEUE_RESHARD_FROM=${resharding!.from} until it has ended.`
-          : `Start with QUEUE_SHARDS=${recorded}, or change it by the resharding procedure (README, "Changing QUEUE_SHARDS"): every process with QUEUE_SHARDS=${shards} QUEUE_RESHARD_FROM=${recorded}.`),
+          : `Start with QUEUE_SHARDS=${recorded}, or change it by the resharding procedure (README, "Changing the number of shards"): every process with QUEUE_SHARDS=${shards} QUEUE_RESHARD_FROM=${recorded}.`),
     )
   if (resharding && reshardFrom !== resharding.from)
     throw new QueueLayoutError(
