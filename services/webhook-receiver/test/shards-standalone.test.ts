@@ -130,6 +130,46 @@ describe('QUEUE_SHARDS=3 on one Redis: events spread by session over three queue
     expect(await exists(`${prefixes[shardOf(stale, 3)]}:webhooks:de:${stale.webhookId}`)).toBe(true)
   })
 
+  it('shows every shard: bull-board lists the three queues, pf-dead-letters lists and shows the dead letters of all of them', async () => {
+    const prefix = uniquePrefix()
+    const token = 'dashboard-token-0123456789'
+    const receiver = await receiverOn(prefix, { shards: 3, dashboardToken: token })
+    const authorization = `Basic ${Buffer.from(`ops:${token}`).toString('base64')}`
+    const api = await fetch(`${receiver.url}/admin/queues/api/queues`, { headers: { authorization } })
+    const names = ((await api.json()) as { queues: { name: string }[] }).queues.map((queue) => queue.name)
+    expect(names.sort()).toEqual(['shard0-webhooks', 'shard1-webhooks', 'shard2-webhooks'])
+
+    // A stale event per shard, quarantined there; the command finds each (the layout recorded first).
+    await checkQueueLayout(urlTarget(redis.url), { prefix, shards: 3, dedupTtlSeconds: TTL })
+    const old = new Date(Date.now() - 8 * 86_400_000).toISOString()
+    const stale = [0, 1, 2].map((shard) => {
+      for (let i = 0; ; i += 1) {
+        const event = { ...purchase(`sess_dl_${shard}_${i}`), timestamp: old }
+        if (shardOf(event, 3) === shard) return event
+      }
+    })
+    await send(receiver.webhookUrl, ...stale)
+    const command = (args: string[], shards: string) =>
+      spawnSync(process.execPath, [join(dist, 'dead-letters.js'), ...args], {
+        env: {
+          PATH: process.env.PATH,
+          REDIS_URL: redis.url,
+          WEBHOOK_QUEUE_PREFIX: prefix,
+          QUEUE_SHARDS: shards,
+        },
+        encoding: 'utf8',
+        timeout: 30_000,
+      })
+    const listed = command(['list', '--json'], '3')
+    expect(listed.status).toBe(0)
+    const ids = (JSON.parse(listed.stdout) as { webhookId: string }[]).map((letter) => letter.webhookId)
+    expect(ids.sort()).toEqual(stale.map((event) => event.webhookId).sort())
+    expect(command(['show', stale[2]!.webhookId], '3').stdout).toContain(stale[2]!.webhookId)
+    const refused = command(['list'], '1')
+    expect(refused.status).toBe(1)
+    expect(refused.stderr).toMatch(/QUEUE_SHARDS=1 but Redis records 3 shard\(s\)/)
+  })
+
   it('hands each session’s events in timestamp order with WEBHOOK_ORDERING=session, never two at once, sessions in parallel', async () => {
     const prefix = uniquePrefix()
     const receiver = await receiverOn(prefix, { shards: 3, ordering: 'session' })

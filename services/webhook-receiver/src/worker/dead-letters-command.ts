@@ -13,8 +13,8 @@ Lists, and hands back to the worker, the events no handler has taken: jobs whose
 (reason handler_failed) and events quarantined at the door (invalid_data, stale, future). replay validates each
 again and hands on what passes, whatever its age; what still fails stays, with its errors. show prints one whole:
 the event, the reason (the handler's error and stack, or the validation errors), the attempts and the times.
-Reads REDIS_URL (or REDIS_SENTINELS, REDIS_CLUSTER_NODES), WEBHOOK_QUEUE_PREFIX and the WEBHOOK_JOB_* / WEBHOOK_KEEP_*
-settings like the receiver and the worker; gives up when Redis does not answer within DEAD_LETTERS_TIMEOUT_MS
+Reads REDIS_URL (or REDIS_SENTINELS, REDIS_CLUSTER_NODES), WEBHOOK_QUEUE_PREFIX, QUEUE_SHARDS (QUEUE_RESHARD_FROM) and the
+WEBHOOK_JOB_* / WEBHOOK_KEEP_* settings like the receiver and the worker, every shard's queue; gives up when Redis does not answer within DEAD_LETTERS_TIMEOUT_MS
 (default 3000). From the repository's root, pnpm dead-letters reads the running sandbox's queue.`
 
 function print(letters: DeadLetter[], json: boolean, where: string): void {
