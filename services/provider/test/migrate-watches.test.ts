@@ -37,7 +37,7 @@ describe('the watches schema', () => {
     await pool.query(`DELETE FROM watches WHERE watch_id = 'w1'`)
     for (const table of ['watch_subjects', 'watch_hits', 'watch_decisions', 'watch_alerts']) {
       const { rows } = await pool.query<{ n: string }>(`SELECT count(*) AS n FROM ${table}`)
-      expect([table, rows[0].n]).toEqual([table, '0'])
+      expect([table, rows[0]?.n]).toEqual([table, '0'])
     }
   })
 })
