@@ -1,11 +1,6 @@
-import { withTimeout } from '@pf/service-kit'
-import { createRedisConnection, type RedisConnection } from '../redis/create-redis-connection'
-import type { RedisTarget } from '../redis/redis-target'
+import type { RedisConnection } from '../redis/create-redis-connection'
 import { WEBHOOK_QUEUE_NAME } from '../queue-names'
 import { QueueLayoutError } from './queue-layout-error'
-
-/** How long a start waits for Redis to answer the layout check before it gives up (exit 1). */
-export const LAYOUT_CHECK_TIMEOUT_MS = 15_000
 
 /** What Redis records of the queue's layout, after this start's claim. */
 export interface QueueLayout {
@@ -103,27 +98,4 @@ function refuseOtherLayout(
     throw new QueueLayoutError(
       `${running} ${where}: every process needs QUEUE_RESHARD_FROM=${resharding.from} until then (got ${reshardFrom === undefined ? 'none' : `QUEUE_RESHARD_FROM=${reshardFrom}`}), so that receivers still find the old layout's dedup markers and workers drain its queues.`,
     )
-}
-
-/**
- * `claimQueueLayout` on a connection of its own, closed after, within `LAYOUT_CHECK_TIMEOUT_MS`: what a start
- * (receiver, worker, dead-letter command) runs before it serves.
- */
-export async function checkQueueLayout(
-  target: RedisTarget,
-  claim: LayoutClaim,
-  timeoutMs = LAYOUT_CHECK_TIMEOUT_MS,
-): Promise<QueueLayout> {
-  // Commands wait for the connection (a Redis starting beside this process), within the time-out.
-  const connection = createRedisConnection(target, 'worker', { connectTimeout: 2000 })
-  connection.on('error', () => {}) // the time-out says what went wrong, once
-  try {
-    return await withTimeout(
-      claimQueueLayout(connection, claim),
-      timeoutMs,
-      'reading the queue layout in Redis',
-    )
-  } finally {
-    connection.disconnect()
-  }
 }
