@@ -1,6 +1,6 @@
 import { withTimeout } from '@pf/service-kit'
 import { createRedisConnection } from '../redis/create-redis-connection'
-import type { RedisTarget } from '../redis/redis-target'
+import { describeRedisTarget, type RedisTarget } from '../redis/redis-target'
 import { claimQueueLayout, type LayoutClaim, type QueueLayout } from './claim-queue-layout'
 
 /** How long a start waits for Redis to answer the layout check before it gives up (exit 1). */
@@ -22,7 +22,7 @@ export async function checkQueueLayout(
     return await withTimeout(
       claimQueueLayout(connection, claim),
       timeoutMs,
-      'reading the queue layout in Redis',
+      `reading the queue layout (QUEUE_SHARDS) from Redis at ${describeRedisTarget(target)}`,
     )
   } finally {
     connection.disconnect()
