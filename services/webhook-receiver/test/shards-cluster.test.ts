@@ -3,12 +3,13 @@ import { randomUUID } from 'node:crypto'
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { startServiceProcess, type ServiceProcess } from '@pf/testkit'
+import type { ServiceProcess } from '@pf/testkit'
 import { createWebhookEvent } from '@pf/testkit/platform'
 import { redisCommand, startRedisCluster, type RedisClusterHandle } from '@pf/testkit/redis'
 import { keySlot } from '../src/queue/shards/key-slot'
 import { shardOf } from '../src/queue/shards/shard-of'
 import { shardPrefixes } from '../src/queue/shards/shard-prefixes'
+import { retryRefused, startBuilt, waitSayingWhy } from './failover-support'
 import { postSigned, SECRET, waitFor } from './support'
 
 // QUEUE_SHARDS=3 on a local Redis Cluster (issue 38): three masters with two replicas each (the replica left
@@ -46,15 +47,8 @@ afterAll(async () => {
   await cluster?.stop()
 })
 
-async function start(entry: string, env: Record<string, string>, readyMessage: string) {
-  const service = await startServiceProcess({
-    entry: join(dist, entry),
-    env: { PATH: process.env.PATH, PORT: '0', LOG_LEVEL: 'info', ...env },
-    readyMessage,
-  })
-  running.push(service)
-  return service
-}
+const start = (entry: string, env: Record<string, string>, readyMessage: string) =>
+  startBuilt(running, entry, env, readyMessage)
 
 /** The master port holding each shard's queue now. */
 const shardMasters = () =>
@@ -146,24 +140,15 @@ exports.handlers = {
     const victimPort = (await shardMasters())[victimShard]!
     await cluster.nodes.find((node) => node.port === victimPort)!.stop('SIGKILL')
     killed = true
-    await waitFor(
+    await waitSayingWhy(
+      receiver,
       () => victimAcknowledgedAfter >= 30,
       60_000,
       'the failed shard’s acknowledgements after',
-    ).catch((error: unknown) => {
-      process.stderr.write(`${JSON.stringify(receiver.logs.slice(-10))}\n${receiver.stderr()}\n`)
-      throw error
-    })
+    )
     stop = true
     await Promise.all(senders)
-    // The platform retries what was refused: each is accepted, or recognised as a duplicate.
-    for (const body of refused)
-      await waitFor(
-        async () => (await postSigned(url, body)).status === 200,
-        30_000,
-        'a retry to be accepted',
-      )
-    for (const body of refused) acknowledged.add(JSON.parse(body).webhookId as string)
+    await retryRefused(url, refused, acknowledged)
     expect([...statuses.keys()].sort()).toEqual(refused.length > 0 ? [200, 503] : [200])
 
     const lines = () =>
