@@ -8,6 +8,7 @@ import type { AcceptOutcome, EventStore, QuarantineOutcome, QuarantineReason } f
 import { createWorkerMetrics } from '../src/metrics'
 import { createShardedEventStore } from '../src/queue'
 import { createRedisConnection } from '../src/queue/redis/create-redis-connection'
+import { bullmqQueueOf } from '../src/queue/webhook-queue'
 import type { OrderingMode, RedisTarget } from '../src/queue'
 
 export const SECRET = 'whsec_test_secret'
@@ -69,7 +70,10 @@ export async function startReceiver(
 ): Promise<StartedReceiver> {
   const { clock, ...config } = { ...receiverDefaults, ...overrides }
   const target = typeof redis === 'string' ? urlTarget(redis) : redis
-  const { store, queues } = createShardedEventStore({ redis: target, prefix, ...config })
+  const opened = createShardedEventStore({ redis: target, prefix, ...config })
+  const { store } = opened
+  // Tests look at BullMQ's own state (counts, jobs); the service sees only the queues' handles.
+  const queues = opened.queues.map(bullmqQueueOf)
   const queue = queues[0]!
   const dashboard = config.dashboardToken
     ? { queue: queues, token: config.dashboardToken, readOnly: config.dashboardReadOnly }

@@ -1,9 +1,9 @@
 import { createBullBoard } from '@bull-board/api'
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter'
 import { ExpressAdapter } from '@bull-board/express'
-import type { Queue } from 'bullmq'
 import { Router, type RequestHandler } from 'express'
 import { createSecretCheck } from '@pf/service-kit'
+import { bullmqQueueOf, type WebhookQueue } from '../webhook-queue'
 
 export const DASHBOARD_PATH = '/admin/queues'
 
@@ -25,7 +25,7 @@ function requireToken(token: string): RequestHandler {
 
 export interface QueueDashboardOptions {
   /** The webhook queue, or with `QUEUE_SHARDS` above 1 each shard's, in shard order. */
-  queue: Queue | Queue[]
+  queue: WebhookQueue | WebhookQueue[]
   /** `QUEUE_DASHBOARD_TOKEN`. */
   token: string
   /** `QUEUE_DASHBOARD_READ_ONLY`: shows, never retries, removes, cleans, pauses or adds (405). */
@@ -41,7 +41,7 @@ export interface QueueDashboardOptions {
 export function createQueueDashboard({ queue, token, readOnly = true }: QueueDashboardOptions): Router {
   const adapter = new ExpressAdapter()
   adapter.setBasePath(DASHBOARD_PATH)
-  const queues = Array.isArray(queue) ? queue : [queue]
+  const queues = [queue].flat().map(bullmqQueueOf)
   // Every shard's queue is named `webhooks`: bull-board tells them apart by a prefix (shard0-webhooks, …).
   const adapters = queues.map(
     (one, index) =>

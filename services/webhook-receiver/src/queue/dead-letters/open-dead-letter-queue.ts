@@ -2,11 +2,9 @@ import { Queue } from 'bullmq'
 import { createRedisConnection } from '../redis/create-redis-connection'
 import { defaultJobOptions, type JobSettings } from '../default-job-options'
 import { WEBHOOK_QUEUE_NAME } from '../queue-names'
+import type { WebhookQueue } from '../webhook-queue'
 import type { RedisTarget } from '../redis/redis-target'
 import { layoutPrefixes } from '../shards/shard-prefixes'
-
-/** The webhook queue as BullMQ holds it; outside queue/, only something to hand back to queue/'s functions. */
-export type WebhookQueue = Queue
 
 /**
  * The webhook queues (each shard's, and the old layout's during a resharding) for a command-line tool (the dead letters): one try per command and a short connect

@@ -1,4 +1,3 @@
-import type { Queue } from 'bullmq'
 import { withTimeout } from '@pf/service-kit'
 import { StoreUnavailableError } from '../../errors'
 import type { EventStore } from '../event-store'
@@ -9,6 +8,7 @@ import { WEBHOOK_QUEUE_NAME } from '../queue-names'
 import { whenConnected } from '../redis/when-connected'
 import { shardOf } from './shard-of'
 import { shardPrefixes } from './shard-prefixes'
+import type { WebhookQueue } from '../webhook-queue'
 
 export interface ShardedEventStoreOptions extends EventStoreOptions {
   /** `QUEUE_SHARDS`: how many queues the events are spread over (1: the unsharded queue, its keys exactly). */
@@ -22,7 +22,7 @@ export interface ShardedEventStoreOptions extends EventStoreOptions {
 /** The sharded store and its queues, in shard order (the dashboard and tests). */
 export interface ShardedEventStore {
   store: EventStore
-  queues: Queue[]
+  queues: WebhookQueue[]
 }
 
 const sum = (counts: Record<string, number>[]) => {
