@@ -8,7 +8,7 @@ import {
 } from '../queue'
 import { readRedisTarget } from './read-redis-target'
 
-/** What every process of the receiver needs to find the queue: Redis, the key prefix, the ordering mode, the shards. */
+/** What every process of the receiver needs to find the queue: Redis, the prefix, the ordering, the shards. */
 export interface QueueConfig {
   redis: RedisTarget
   queuePrefix: string

@@ -59,8 +59,8 @@ export function describeQuarantined(event: QuarantineSummary): DeadLetter {
 }
 
 /**
- * Every job whose handler failed for good, and every quarantined event, of every shard, newest first; no body is held: the
- * failed jobs' are read one at a time, the quarantine's not at all.
+ * Every job whose handler failed for good, and every quarantined event, of every shard, newest first; no body
+ * is held: the failed jobs' are read one at a time, the quarantine's not at all.
  */
 export async function listDeadLetters(queues: WebhookQueue | WebhookQueue[]): Promise<DeadLetter[]> {
   const letters: DeadLetter[] = []

@@ -33,10 +33,11 @@ export interface QueueDashboardOptions {
 }
 
 /**
- * bull-board on the webhook queue (every shard's) at `/admin/queues`, behind `QUEUE_DASHBOARD_TOKEN` (HTTP Basic, the token as
- * password). Off unless a token is configured; read-only unless `readOnly` is false. Removing a job there no
- * longer forgets its webhookId (the dedup marker does not depend on the job), but a removed job is an event no
- * handler will see: operators who want that power say so with `QUEUE_DASHBOARD_READ_ONLY=false`.
+ * bull-board on the webhook queue (every shard's) at `/admin/queues`, behind `QUEUE_DASHBOARD_TOKEN` (HTTP
+ * Basic, the token as password). Off unless a token is configured; read-only unless `readOnly` is false.
+ * Removing a job there no longer forgets its webhookId (the dedup marker does not depend on the job), but a
+ * removed job is an event no handler will see: operators who want that power say so with
+ * `QUEUE_DASHBOARD_READ_ONLY=false`.
  */
 export function createQueueDashboard({ queue, token, readOnly = true }: QueueDashboardOptions): Router {
   const adapter = new ExpressAdapter()

@@ -7,8 +7,9 @@ import type { RedisTarget } from '../redis/redis-target'
 import { layoutPrefixes } from '../shards/shard-prefixes'
 
 /**
- * The webhook queues (each shard's, and the old layout's during a resharding) for a command-line tool (the dead letters): one try per command and a short connect
- * time-out, errors left to the caller's own time-out; a job handed back gets the receiver's job settings.
+ * The webhook queues (each shard's, and the old layout's during a resharding) for a command-line tool (the
+ * dead letters): one try per command and a short connect time-out, errors left to the caller's own time-out; a
+ * job handed back gets the receiver's job settings.
  */
 export function openDeadLetterQueue({
   redis,
