@@ -76,6 +76,10 @@ async function main() {
     jobSettings: {
       WEBHOOK_JOB_ATTEMPTS: String(sandbox.jobs.attempts),
       WEBHOOK_JOB_BACKOFF_MS: String(sandbox.jobs.backoffMs),
+      // pnpm dead-letters reads the shards the sandbox's processes were given.
+      ...Object.fromEntries(
+        Object.entries(passedSettings(process.env)).filter(([name]) => name.startsWith('QUEUE_')),
+      ),
     },
   })
   const watcher = handlers

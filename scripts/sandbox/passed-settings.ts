@@ -18,11 +18,14 @@ export const PASSED_SETTINGS: (string | RegExp)[] = [
   'WEBHOOK_ONCE_TTL_SECONDS',
   // The receiver, the worker and dead-letters must agree on it: each reads it.
   'WEBHOOK_ORDERING',
+  // The same for the queue's shards (the layout Redis records refuses another number).
+  'QUEUE_SHARDS',
+  'QUEUE_RESHARD_FROM',
 ]
 
 /** The allow-list as the banner and `--help` say it. */
 export const PASSED_SETTINGS_TEXT =
-  'OTEL_*, LOG_LEVEL, PROVIDER_DATA_DIR, SANCTIONS_SOURCES/_REFRESH_INTERVAL/_LOAD_TIMEOUT_MS/_MAX_BYTES, WEBHOOK_JOB_ATTEMPTS/_BACKOFF_MS, WORKER_*, WEBHOOK_ONCE_TTL_SECONDS, WEBHOOK_ORDERING'
+  'OTEL_*, LOG_LEVEL, PROVIDER_DATA_DIR, SANCTIONS_SOURCES/_REFRESH_INTERVAL/_LOAD_TIMEOUT_MS/_MAX_BYTES, WEBHOOK_JOB_ATTEMPTS/_BACKOFF_MS, WORKER_*, WEBHOOK_ONCE_TTL_SECONDS, WEBHOOK_ORDERING, QUEUE_SHARDS, QUEUE_RESHARD_FROM'
 
 /** The allowed settings set (not empty) in `env`, by name. */
 export function passedSettings(env: NodeJS.ProcessEnv): Record<string, string> {

@@ -1,6 +1,7 @@
 // `pnpm bench` for the webhook receiver and its worker (run after `pnpm build`).
 import { benchDeadLetters } from './dead-letters.bench'
 import { benchReceiver } from './receiver.bench'
+import { benchShards } from './shards.bench'
 import { benchTracing } from './tracing.bench'
 import { benchWorker } from './worker.bench'
 
@@ -26,10 +27,16 @@ async function main() {
     console.table(await benchWorker())
     return
   }
+  // `pnpm bench -- shards [seconds]`: 1 shard against 3 on a local 3-master Redis Cluster alone (a report).
+  if (args[0] === 'shards') {
+    console.table(await benchShards(Number(args[1] ?? 10)))
+    return
+  }
   const rows = [
     ...(await benchReceiver(seconds)),
     ...(await benchWorker()),
     ...(await benchTracing(seconds)),
+    ...(await benchShards(seconds)),
     ...(await benchDeadLetters(DEAD_LETTERS)),
   ]
   console.log('\n@pf/webhook-receiver benchmarks')

@@ -258,3 +258,27 @@ describe('IDP_SESSION_END: the worker signs users out at the identity provider (
     })
   })
 })
+
+describe('QUEUE_SHARDS and QUEUE_RESHARD_FROM (issue 38), read alike by the three processes', () => {
+  const secret = { PF_WEBHOOK_SECRET: SECRET_32 }
+  it('default to 1 shard and no resharding: the unsharded queue', () => {
+    expect(loadReceiverConfig(secret)).toMatchObject({ shards: 1, reshardFrom: undefined })
+    expect(loadWorkerConfig({})).toMatchObject({ shards: 1, reshardFrom: undefined })
+    expect(loadDeadLettersConfig({ QUEUE_SHARDS: '3', QUEUE_RESHARD_FROM: '1' })).toMatchObject({
+      shards: 3,
+      reshardFrom: 1,
+    })
+  })
+
+  it('refuse more than one shard without a hash tag in WEBHOOK_QUEUE_PREFIX, and more than 64', () => {
+    expect(problemsOf({ ...secret, QUEUE_SHARDS: '3', WEBHOOK_QUEUE_PREFIX: 'pf' })).toEqual([
+      'WEBHOOK_QUEUE_PREFIX must hold a hash tag such as {pf} with QUEUE_SHARDS or QUEUE_RESHARD_FROM above 1 (got "pf")',
+    ])
+    expect(problemsOf({ ...secret, QUEUE_RESHARD_FROM: '2', WEBHOOK_QUEUE_PREFIX: 'pf' })).toHaveLength(1)
+    expect(problemsOf({ ...secret, QUEUE_SHARDS: '1', WEBHOOK_QUEUE_PREFIX: 'pf' })).toEqual([])
+    expect(problemsOf({ ...secret, QUEUE_SHARDS: '65' })).toEqual([
+      expect.stringMatching(/^QUEUE_SHARDS must be an integer >= 1 and <= 64/),
+    ])
+    expect(problemsOf({ ...secret, QUEUE_SHARDS: '0' })).toHaveLength(1)
+  })
+})

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { startServiceProcess, type ServiceProcess } from '@pf/testkit'
+import type { ServiceProcess } from '@pf/testkit'
 import {
   startRedisCluster,
   startRedisSentinel,
@@ -10,12 +10,12 @@ import {
   type RedisProcess,
   type RedisSentinelHandle,
 } from '@pf/testkit/redis'
+import { retryRefused, startBuilt, waitSayingWhy } from './failover-support'
 import { makeEvent, postSigned, SECRET, waitFor } from './support'
 
 // Redis high availability, with real servers: a Sentinel-managed primary with two replicas, and a Cluster of
 // three masters with two replicas each. The master is killed (SIGKILL) while webhooks keep coming; the
 // receiver and the worker are the built processes, never restarted.
-const dist = join(__dirname, '..', 'dist')
 const running: ServiceProcess[] = []
 // A failover takes a few seconds, and each test waits for hundreds of acknowledgements on both sides of it.
 jest.setTimeout(180_000)
@@ -64,15 +64,8 @@ async function cluster(): Promise<Deployment> {
   }
 }
 
-async function start(entry: string, env: Record<string, string>, readyMessage: string) {
-  const service = await startServiceProcess({
-    entry: join(dist, entry),
-    env: { PATH: process.env.PATH, PORT: '0', LOG_LEVEL: 'info', ...env },
-    readyMessage,
-  })
-  running.push(service)
-  return service
-}
+const start = (entry: string, env: Record<string, string>, readyMessage: string) =>
+  startBuilt(running, entry, env, readyMessage)
 
 describeHa.each([
   ['Sentinel', sentinel],
@@ -124,27 +117,16 @@ exports.handlers = { 'session.created': record }\n`,
       await master.stop('SIGKILL')
       killed = true
       killedAt = performance.now()
-      await waitFor(
+      await waitSayingWhy(
+        receiver,
         () => acknowledgedAfterFailover >= 200,
         60_000,
         'acknowledgements after the failover',
-      ).catch((error: unknown) => {
-        // What the receiver said, for a failure on CI.
-        process.stderr.write(`${JSON.stringify(receiver.logs.slice(-10))}\n${receiver.stderr()}\n`)
-        throw error
-      })
+      )
       stop = true
       await Promise.all(senders)
 
-      // The platform retries what was refused; once a master (and a replica to confirm) is back, each is
-      // accepted or recognised as a duplicate.
-      for (const body of refused)
-        await waitFor(
-          async () => (await postSigned(url, body)).status === 200,
-          30_000,
-          'a retry to be accepted',
-        )
-      for (const body of refused) acknowledged.add(JSON.parse(body).webhookId as string)
+      await retryRefused(url, refused, acknowledged)
 
       // Only 200 and 503 were ever answered, and there was an outage to answer 503 for.
       expect([...statuses.keys()].sort()).toEqual(refused.length > 0 ? [200, 503] : [200])

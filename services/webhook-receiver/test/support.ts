@@ -6,7 +6,7 @@ import type { Queue } from 'bullmq'
 import { createApp } from '../src/receiver/create-app'
 import type { AcceptOutcome, EventStore, QuarantineOutcome, QuarantineReason } from '../src/queue'
 import { createWorkerMetrics } from '../src/metrics'
-import { createEventStore } from '../src/queue'
+import { createShardedEventStore } from '../src/queue'
 import { createRedisConnection } from '../src/queue/redis/create-redis-connection'
 import { bullmqQueueOf } from '../src/queue/webhook-queue'
 import type { OrderingMode, RedisTarget } from '../src/queue'
@@ -21,7 +21,10 @@ export const uniquePrefix = () => `{t-${randomUUID().slice(0, 8)}}`
 
 export interface StartedReceiver extends RunningServer {
   store: EventStore
+  /** The first shard's queue (the only one without shards). */
   queue: Queue
+  /** Every shard's queue, in shard order. */
+  queues: Queue[]
   webhookUrl: string
   stop(): Promise<void>
 }
@@ -60,16 +63,20 @@ export async function startReceiver(
     clock?: () => number
     /** `WEBHOOK_ORDERING`. */
     ordering?: OrderingMode
+    /** `QUEUE_SHARDS`, `QUEUE_RESHARD_FROM`. */
+    shards?: number
+    reshardFrom?: number
   } = {},
 ): Promise<StartedReceiver> {
   const { clock, ...config } = { ...receiverDefaults, ...overrides }
   const target = typeof redis === 'string' ? urlTarget(redis) : redis
-  const opened = createEventStore({ redis: target, prefix, ...config })
+  const opened = createShardedEventStore({ redis: target, prefix, ...config })
   const { store } = opened
-  // Tests look at BullMQ's own state (counts, jobs); the service sees only the queue's handle.
-  const queue = bullmqQueueOf(opened.queue)
+  // Tests look at BullMQ's own state (counts, jobs); the service sees only the queues' handles.
+  const queues = opened.queues.map(bullmqQueueOf)
+  const queue = queues[0]!
   const dashboard = config.dashboardToken
-    ? { queue, token: config.dashboardToken, readOnly: config.dashboardReadOnly }
+    ? { queue: queues, token: config.dashboardToken, readOnly: config.dashboardReadOnly }
     : undefined
   const app = createApp({
     config,
@@ -80,6 +87,7 @@ export async function startReceiver(
     ...running,
     store,
     queue,
+    queues,
     webhookUrl: `${running.url}${config.path}`,
     async stop() {
       await running.close()

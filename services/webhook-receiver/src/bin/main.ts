@@ -8,5 +8,5 @@ serve({
   loadConfig: () => loadReceiverConfig(process.env),
   create: (config, logger) => createReceiver(config, { logger }),
   readyMessage: 'webhook receiver listening',
-  readyFields: (config) => ({ path: config.path, tls: Boolean(config.tls) }),
+  readyFields: (config) => ({ path: config.path, tls: Boolean(config.tls), shards: config.shards }),
 })

@@ -25,5 +25,6 @@ serve({
     idpSessionEnd: config.sessionEnd ? config.sessionEnd.idp.style : 'off',
     concurrency: config.concurrency,
     ordering: config.ordering,
+    shards: config.shards,
   }),
 })

@@ -1,13 +1,14 @@
 import type { Registry } from 'prom-client'
 import { createMetricsRegistry, type Logger, type RunnableService } from '@pf/service-kit'
 import type { ReceiverConfig } from '../config'
-import { createEventStore } from '../queue'
+import { checkQueueLayout, createShardedEventStore, logQueueLayout } from '../queue'
 import { createApp, type ReceiverApp } from './create-app'
 
 /**
  * The receiver as `serve` runs it: `ready()` resolves when Redis answers and has the replicas
- * `REDIS_WAIT_REPLICAS` asks for; `start()` has nothing to check (Redis is watched from the start and checked by
- * `/ready`); `close()` closes the event store (its Redis connections).
+ * `REDIS_WAIT_REPLICAS` asks for; `start()` checks the queue layout Redis records against `QUEUE_SHARDS` (a
+ * mismatch fails the start; Redis is otherwise watched from the start and checked by `/ready`); `close()` closes
+ * the event store (its Redis connections).
  */
 export interface Receiver extends RunnableService {
   app: ReceiverApp
@@ -18,10 +19,14 @@ export function createReceiver(
   config: ReceiverConfig,
   { logger, registry = createMetricsRegistry('pf_receiver') }: { logger: Logger; registry?: Registry },
 ): Receiver {
-  const { store, queue } = createEventStore({ ...config, prefix: config.queuePrefix, logger })
+  const { store, queues } = createShardedEventStore({ ...config, prefix: config.queuePrefix, logger })
   const dashboard = config.dashboardToken
-    ? { queue, token: config.dashboardToken, readOnly: config.dashboardReadOnly }
+    ? { queue: queues, token: config.dashboardToken, readOnly: config.dashboardReadOnly }
     : undefined
   const app = createApp({ config, deps: { store, logger, registry, dashboard } })
-  return { app, registry, ready: () => store.ready(), start: async () => {}, close: () => store.close() }
+  const start = async () => {
+    const layout = await checkQueueLayout(config.redis, { ...config, prefix: config.queuePrefix })
+    logQueueLayout(logger, layout, config.reshardFrom)
+  }
+  return { app, registry, ready: () => store.ready(), start, close: () => store.close() }
 }

@@ -3,14 +3,14 @@ import { createMetricsRegistry, type Logger, type RunnableService } from '@pf/se
 import type { WebhookHandlers } from '@pf/schemas'
 import type { WorkerConfig } from '../config'
 import { createWorkerMetrics } from '../metrics'
-import { openWorkerConnection } from '../queue'
+import { checkQueueLayout, logQueueLayout, openWorkerConnection, type EventConsumer } from '../queue'
 import { createApp } from './create-app'
 import { createWebhookWorker } from './create-webhook-worker'
 
 /**
  * The worker as `serve` runs it: `app` serves its ops endpoints (`/health`, `/ready`: Redis answers,
- * `/metrics`); `start()` has nothing to do (it takes jobs from the moment it is made); `close()` waits for the
- * jobs in progress, then disconnects from Redis.
+ * `/metrics`); `start()` checks the queue layout Redis records against `QUEUE_SHARDS` (a mismatch fails the
+ * start), then takes jobs from every shard; `close()` waits for the jobs in progress, then disconnects from Redis.
  */
 export interface WebhookWorkerService extends RunnableService {
   app: Express
@@ -23,23 +23,28 @@ export function createWorker(
 ): WebhookWorkerService {
   const connection = openWorkerConnection(config.redis, logger)
   const registry = createMetricsRegistry('pf_worker')
-  const worker = createWebhookWorker({
-    ...config,
-    connection,
-    prefix: config.queuePrefix,
-    waitReplicas: config.redis.waitReplicas,
-    handlers,
-    logger,
-    metrics: createWorkerMetrics(registry),
-  })
+  const metrics = createWorkerMetrics(registry)
+  let worker: EventConsumer | undefined
   const ready = async () => void (await connection.ping())
   return {
     app: createApp({ config, deps: { registry, ready, logger } }),
     registry,
     ready,
-    start: async () => {},
+    async start() {
+      const layout = await checkQueueLayout(config.redis, { ...config, prefix: config.queuePrefix })
+      logQueueLayout(logger, layout, config.reshardFrom)
+      worker = createWebhookWorker({
+        ...config,
+        connection,
+        prefix: config.queuePrefix,
+        waitReplicas: config.redis.waitReplicas,
+        handlers,
+        logger,
+        metrics,
+      })
+    },
     async close() {
-      await worker.close() // waits for the jobs in progress
+      await worker?.close() // waits for the jobs in progress
       connection.disconnect()
     },
   }

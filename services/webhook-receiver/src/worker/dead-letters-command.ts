@@ -1,6 +1,6 @@
 import { inSpan, withTimeout } from '@pf/service-kit'
 import type { DeadLettersConfig } from '../config'
-import { describeRedisTarget, openDeadLetterQueue } from '../queue'
+import { checkQueueLayout, describeRedisTarget, openDeadLetterQueue } from '../queue'
 import { listDeadLetters, replayDeadLetters, type DeadLetter, type StillInvalid } from './dead-letters'
 import { formatDeadLetterList, formatDeadLetterRows } from './format-dead-letter-list'
 import { formatDeadLetter, showDeadLetter } from './show-dead-letter'
@@ -13,9 +13,10 @@ Lists, and hands back to the worker, the events no handler has taken: jobs whose
 (reason handler_failed) and events quarantined at the door (invalid_data, stale, future). replay validates each
 again and hands on what passes, whatever its age; what still fails stays, with its errors. show prints one whole:
 the event, the reason (the handler's error and stack, or the validation errors), the attempts and the times.
-Reads REDIS_URL (or REDIS_SENTINELS, REDIS_CLUSTER_NODES), WEBHOOK_QUEUE_PREFIX and the WEBHOOK_JOB_* / WEBHOOK_KEEP_*
-settings like the receiver and the worker; gives up when Redis does not answer within DEAD_LETTERS_TIMEOUT_MS
-(default 3000). From the repository's root, pnpm dead-letters reads the running sandbox's queue.`
+Reads REDIS_URL (or REDIS_SENTINELS, REDIS_CLUSTER_NODES), WEBHOOK_QUEUE_PREFIX, QUEUE_SHARDS (every shard's
+queue; QUEUE_RESHARD_FROM) and the WEBHOOK_JOB_* / WEBHOOK_KEEP_* settings like the receiver and the worker; gives
+up when Redis does not answer within DEAD_LETTERS_TIMEOUT_MS (default 3000). From the repository's root, pnpm
+dead-letters reads the running sandbox's queue.`
 
 function print(letters: DeadLetter[], json: boolean, where: string): void {
   if (json) process.stdout.write(`${JSON.stringify(letters, null, 2)}\n`)
@@ -58,7 +59,7 @@ export async function deadLettersCommand(args: string[], loadConfig: () => DeadL
     process.exit(2)
   }
   const config = loadConfig()
-  const { queue, close } = openDeadLetterQueue(config)
+  const { queues, close } = openDeadLetterQueue(config)
   const withRedis = <T>(work: Promise<T>) =>
     withTimeout(
       work,
@@ -66,10 +67,14 @@ export async function deadLettersCommand(args: string[], loadConfig: () => DeadL
       `reaching Redis at ${describeRedisTarget(config.redis)} (prefix ${config.queuePrefix})`,
     )
   try {
+    // The shards it reads are those Redis records (a start with another QUEUE_SHARDS is refused, as the services').
+    await withRedis(
+      checkQueueLayout(config.redis, { ...config, prefix: config.queuePrefix }, config.timeoutMs + 1000),
+    )
     if (command === 'list') {
-      print(await withRedis(listDeadLetters(queue)), json, whereOf(config))
+      print(await withRedis(listDeadLetters(queues)), json, whereOf(config))
     } else if (command === 'show') {
-      const detail = await withRedis(showDeadLetter(queue, argument as string))
+      const detail = await withRedis(showDeadLetter(queues, argument as string))
       if (!detail) throw new Error(`no dead letter with id ${argument} at ${whereOf(config)}`)
       process.stdout.write(`${json ? JSON.stringify(detail, null, 2) : formatDeadLetter(detail)}\n`)
     } else {
@@ -80,7 +85,7 @@ export async function deadLettersCommand(args: string[], loadConfig: () => DeadL
         'dead-letters.replay',
         { attributes: { 'pf.replay': one ?? '--all' } },
         (span) =>
-          withRedis(replayDeadLetters(queue, one, config)).then((report) => {
+          withRedis(replayDeadLetters(queues, one, config)).then((report) => {
             span.setAttributes({
               'pf.replayed': report.replayed.length,
               'pf.still_invalid': report.stillInvalid.length,

@@ -59,13 +59,15 @@ export function describeQuarantined(event: QuarantineSummary): DeadLetter {
 }
 
 /**
- * Every job whose handler failed for good, and every quarantined event, newest first; no body is held: the
- * failed jobs' are read one at a time, the quarantine's not at all.
+ * Every job whose handler failed for good, and every quarantined event, of every shard, newest first; no body
+ * is held: the failed jobs' are read one at a time, the quarantine's not at all.
  */
-export async function listDeadLetters(queue: WebhookQueue): Promise<DeadLetter[]> {
+export async function listDeadLetters(queues: WebhookQueue | WebhookQueue[]): Promise<DeadLetter[]> {
   const letters: DeadLetter[] = []
-  for await (const job of failedJobs(queue)) letters.push(describeJob(job))
-  for (const event of await listQuarantined(queue)) letters.push(describeQuarantined(event))
+  for (const queue of [queues].flat()) {
+    for await (const job of failedJobs(queue)) letters.push(describeJob(job))
+    for (const event of await listQuarantined(queue)) letters.push(describeQuarantined(event))
+  }
   // ISO 8601 UTC sorts as text.
   return letters.sort((a, b) => (b.failedAt ?? '').localeCompare(a.failedAt ?? ''))
 }
@@ -87,12 +89,28 @@ const parse = (json: string): unknown => {
  * are untouched. Bodies are read one at a time. With `WEBHOOK_ORDERING=session` every replay is handed on late.
  */
 export async function replayDeadLetters(
-  queue: WebhookQueue,
+  queues: WebhookQueue | WebhookQueue[],
   id?: string,
+  options: { ordering?: OrderingMode; dedupTtlSeconds?: number } = {},
+): Promise<{ replayed: DeadLetter[]; stillInvalid: StillInvalid[] }> {
+  const replayed: DeadLetter[] = []
+  const stillInvalid: StillInvalid[] = []
+  // Each shard's dead letters go back to their own queue: the session's, where its ordering state is.
+  for (const queue of [queues].flat()) {
+    const one = await replayQueue(queue, id, options)
+    replayed.push(...one.replayed)
+    stillInvalid.push(...one.stillInvalid)
+  }
+  return { replayed, stillInvalid }
+}
+
+async function replayQueue(
+  queue: WebhookQueue,
+  id: string | undefined,
   {
     ordering = 'off',
     dedupTtlSeconds = 7 * 24 * 60 * 60,
-  }: { ordering?: OrderingMode; dedupTtlSeconds?: number } = {},
+  }: { ordering?: OrderingMode; dedupTtlSeconds?: number },
 ): Promise<{ replayed: DeadLetter[]; stillInvalid: StillInvalid[] }> {
   const replayed: DeadLetter[] = []
   const stillInvalid: StillInvalid[] = []

@@ -25,7 +25,18 @@ const parsed = (json: string): unknown => {
  * errors, `stale`, `future`), the attempts and the times; undefined when there is none. Reads one body at a
  * time: the failed jobs' one by one until it is found, then the quarantine's listing (no bodies) and its one.
  */
-export async function showDeadLetter(queue: WebhookQueue, id: string): Promise<DeadLetterDetail | undefined> {
+export async function showDeadLetter(
+  queues: WebhookQueue | WebhookQueue[],
+  id: string,
+): Promise<DeadLetterDetail | undefined> {
+  for (const queue of [queues].flat()) {
+    const found = await showInQueue(queue, id)
+    if (found) return found
+  }
+  return undefined
+}
+
+async function showInQueue(queue: WebhookQueue, id: string): Promise<DeadLetterDetail | undefined> {
   for await (const job of failedJobs(queue)) {
     if (job.jobId !== id && job.webhookId !== id) continue
     const receivedAt = job.enqueuedAt ? new Date(job.enqueuedAt).toISOString() : undefined

@@ -7,6 +7,8 @@ import { splitTraceData } from '../job-trace-context'
 import { createSessionOrdering, type InTurn, type Lateness } from '../ordering/create-session-ordering'
 import type { OrderingMode } from '../ordering/ordering-mode'
 import { WEBHOOK_QUEUE_NAME } from '../queue-names'
+import { layoutPrefixes } from '../shards/shard-prefixes'
+import { shareConcurrency } from '../shards/share-concurrency'
 
 /** A stored event as the worker's processor sees it: no BullMQ type. */
 export interface QueuedEvent {
@@ -39,7 +41,12 @@ export interface FailedEvent {
 export interface EventConsumerOptions {
   connection: RedisConnection
   prefix: string
+  /** Jobs run at once by this process, all its queues together (`WORKER_CONCURRENCY`; see `shareConcurrency`). */
   concurrency: number
+  /** `QUEUE_SHARDS`: the queues to consume, one BullMQ worker each (`shardPrefixes`). */
+  shards?: number
+  /** `QUEUE_RESHARD_FROM`: the old layout's queues are consumed too, until they are empty and it is unset. */
+  reshardFrom?: number
   /** How long a job's lock lasts without renewal: after a crash, the job is picked up again past it. */
   lockDurationMs: number
   /** How often a running job's lock is renewed (BullMQ's `lockRenewTime`). */
@@ -71,13 +78,36 @@ export interface EventConsumer {
 }
 
 /**
- * The BullMQ worker on the webhook queue. A thrown error is retried with the job's exponential backoff and
+ * The webhook queues' consumer: a BullMQ worker per shard (`consumeQueue`), and per shard of the old layout while
+ * a resharding runs, sharing the process's `concurrency` (`shareConcurrency`). With 1 shard, the one worker.
+ */
+export function consumeEvents(options: EventConsumerOptions): EventConsumer {
+  const { prefix, shards = 1, reshardFrom, concurrency } = options
+  const prefixes = layoutPrefixes(prefix, shards, reshardFrom)
+  if (prefixes.length === 1) return consumeQueue({ ...options, prefix: prefixes[0]! })
+  const shares = shareConcurrency(concurrency, prefixes.length)
+  const workers = prefixes.map((one, index) =>
+    consumeQueue({ ...options, prefix: one, concurrency: shares[index]! }),
+  )
+  return {
+    async close() {
+      await Promise.all(workers.map((worker) => worker.close()))
+    },
+    on(event: 'error' | 'completed', listener: (error: Error) => void) {
+      for (const worker of workers) worker.on(event as 'error', listener)
+      return this
+    },
+  }
+}
+
+/**
+ * The BullMQ worker on one webhook queue. A thrown error is retried with the job's exponential backoff and
  * jitter; an unrecoverable one, or the last attempt, leaves the job in the failed set (the dead letters). A
  * worker killed mid-job loses nothing: its lock expires and the stalled-job check hands the job to another
  * worker, at most lock duration + stalled interval later (a check puts every active job in the stalled set,
  * renewals take them out, the next check after the lock lapsed moves the job back to wait).
  */
-export function consumeEvents({
+function consumeQueue({
   connection,
   prefix,
   concurrency,

@@ -24,7 +24,8 @@ function requireToken(token: string): RequestHandler {
 }
 
 export interface QueueDashboardOptions {
-  queue: WebhookQueue
+  /** The webhook queue, or with `QUEUE_SHARDS` above 1 each shard's, in shard order. */
+  queue: WebhookQueue | WebhookQueue[]
   /** `QUEUE_DASHBOARD_TOKEN`. */
   token: string
   /** `QUEUE_DASHBOARD_READ_ONLY`: shows, never retries, removes, cleans, pauses or adds (405). */
@@ -32,18 +33,26 @@ export interface QueueDashboardOptions {
 }
 
 /**
- * bull-board on the webhook queue at `/admin/queues`, behind `QUEUE_DASHBOARD_TOKEN` (HTTP Basic, the token as
- * password). Off unless a token is configured; read-only unless `readOnly` is false. Removing a job there no
- * longer forgets its webhookId (the dedup marker does not depend on the job), but a removed job is an event no
- * handler will see: operators who want that power say so with `QUEUE_DASHBOARD_READ_ONLY=false`.
+ * bull-board on the webhook queue (every shard's) at `/admin/queues`, behind `QUEUE_DASHBOARD_TOKEN` (HTTP
+ * Basic, the token as password). Off unless a token is configured; read-only unless `readOnly` is false.
+ * Removing a job there no longer forgets its webhookId (the dedup marker does not depend on the job), but a
+ * removed job is an event no handler will see: operators who want that power say so with
+ * `QUEUE_DASHBOARD_READ_ONLY=false`.
  */
 export function createQueueDashboard({ queue, token, readOnly = true }: QueueDashboardOptions): Router {
   const adapter = new ExpressAdapter()
   adapter.setBasePath(DASHBOARD_PATH)
-  createBullBoard({
-    queues: [new BullMQAdapter(bullmqQueueOf(queue), { readOnlyMode: readOnly })],
-    serverAdapter: adapter,
-  })
+  const queues = [queue].flat().map(bullmqQueueOf)
+  // Every shard's queue is named `webhooks`: bull-board tells them apart by a prefix (shard0-webhooks, …).
+  const adapters = queues.map(
+    (one, index) =>
+      new BullMQAdapter(one, {
+        readOnlyMode: readOnly,
+        prefix: queues.length === 1 ? '' : `shard${index}-`,
+        description: queues.length === 1 ? '' : `keys under ${one.opts.prefix ?? ''}`,
+      }),
+  )
+  createBullBoard({ queues: adapters, serverAdapter: adapter })
   const router = Router()
   router.use(DASHBOARD_PATH, requireToken(token), adapter.getRouter())
   return router

@@ -4,23 +4,33 @@ import { defaultJobOptions, type JobSettings } from '../default-job-options'
 import { WEBHOOK_QUEUE_NAME } from '../queue-names'
 import type { WebhookQueue } from '../webhook-queue'
 import type { RedisTarget } from '../redis/redis-target'
+import { layoutPrefixes } from '../shards/shard-prefixes'
 
 /**
- * The webhook queue for a command-line tool (the dead letters): one try per command and a short connect
- * time-out, errors left to the caller's own time-out; a job handed back gets the receiver's job settings.
+ * The webhook queues (each shard's, and the old layout's during a resharding) for a command-line tool (the
+ * dead letters): one try per command and a short connect time-out, errors left to the caller's own time-out; a
+ * job handed back gets the receiver's job settings.
  */
 export function openDeadLetterQueue({
   redis,
   queuePrefix,
+  shards = 1,
+  reshardFrom,
   ...jobs
-}: JobSettings & { redis: RedisTarget; queuePrefix: string }): { queue: WebhookQueue; close(): void } {
+}: JobSettings & { redis: RedisTarget; queuePrefix: string; shards?: number; reshardFrom?: number }): {
+  queues: WebhookQueue[]
+  close(): void
+} {
   const connection = createRedisConnection(redis, 'worker', { maxRetriesPerRequest: 1, connectTimeout: 2000 })
   connection.on('error', () => {}) // the caller's time-out says what went wrong, once
-  const queue = new Queue(WEBHOOK_QUEUE_NAME, {
-    connection,
-    prefix: queuePrefix,
-    defaultJobOptions: defaultJobOptions(jobs),
+  const queues = layoutPrefixes(queuePrefix, shards, reshardFrom).map((prefix) => {
+    const queue = new Queue(WEBHOOK_QUEUE_NAME, {
+      connection,
+      prefix,
+      defaultJobOptions: defaultJobOptions(jobs),
+    })
+    queue.on('error', () => {})
+    return queue
   })
-  queue.on('error', () => {})
-  return { queue, close: () => connection.disconnect() }
+  return { queues, close: () => connection.disconnect() }
 }
