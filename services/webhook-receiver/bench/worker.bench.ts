@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto'
+import { availableParallelism, loadavg } from 'node:os'
 import { Queue, Worker } from 'bullmq'
 import { Registry } from 'prom-client'
 import { createLogger } from '@pf/service-kit'
@@ -17,6 +18,16 @@ const ROUNDS = 3
 const CONCURRENCY = 50
 /** Events spread over this many sessions, ten each: with ordering on, at most this many run at once. */
 const SESSIONS = JOBS / 10
+/** Issue 38: the webhook worker does at least this share of a bare BullMQ worker's jobs/s, ordering off and on. */
+const TARGET_RATIO = 0.8
+
+/** A ratio's row against the target, saying whether this run met it. */
+const ratioRow = (benchmark: string, ratio: number) => ({
+  benchmark,
+  metric: 'ratio',
+  value: Number(ratio.toFixed(2)),
+  target: `>= ${TARGET_RATIO}: ${ratio >= TARGET_RATIO ? 'met' : 'missed'}`,
+})
 
 const began = Date.now() - 60_000
 const event = (i: number) => ({
@@ -97,6 +108,8 @@ async function drain(start: () => EventConsumer): Promise<number> {
  * alternating the two over several rounds and keeping the median, so neither profits from warm-up alone.
  */
 export async function benchWorker() {
+  // The rates are the machine's as much as the worker's: the load they were measured under goes with them.
+  const loadBefore = loadavg()[0] ?? 0
   const redis = await startRedis()
   const connection = createRedisConnection({ kind: 'url', url: redis.url, waitReplicas: 0 }, 'worker')
   const noop = async () => {}
@@ -155,28 +168,24 @@ export async function benchWorker() {
         value: Math.round(off),
         target: '',
       },
-      {
-        benchmark: 'webhook worker / bare',
-        metric: 'ratio',
-        value: Number((off / bare).toFixed(2)),
-        target: '>= 0.8',
-      },
+      ratioRow('webhook worker / bare, WEBHOOK_ORDERING=off', off / bare),
       {
         benchmark: `webhook worker, WEBHOOK_ORDERING=session, ${SESSIONS} sessions (median of 3)`,
         metric: 'jobs/s',
         value: Math.round(on),
         target: '',
       },
-      {
-        benchmark: 'webhook worker with ordering / bare',
-        metric: 'ratio',
-        value: Number((on / bare).toFixed(2)),
-        target: '>= 0.8',
-      },
+      ratioRow('webhook worker / bare, WEBHOOK_ORDERING=session', on / bare),
       {
         benchmark: 'rounds: bare | ordering off | ordering on',
         metric: 'jobs/s',
         value: `${range(bareRates)} | ${range(ourRates)} | ${range(orderedRates)}`,
+        target: '',
+      },
+      {
+        benchmark: 'load average (1 min) at start / end, cores',
+        metric: 'load',
+        value: `${loadBefore.toFixed(1)} / ${(loadavg()[0] ?? 0).toFixed(1)}, ${availableParallelism()} cores`,
         target: '',
       },
     ]
