@@ -16,9 +16,10 @@ export const UNMATCHED_WORD_POINTS = 16
 /**
  * Points a hit loses when the query, of two words or more, answers at most half of the listed name's words
  * (three or more): "MARIA MARTINEZ" is 100 for "CHAVEZ MARTINEZ, Maria Icela", as OFAC's extra words cost
- * nothing, and lands at 85 with them.
+ * nothing, and lands at 84 with them. 16, as for an unmatched word, so that even an exact half never reaches the
+ * default threshold (at 15, "DANIEL FLORES" stayed an 85 for "GAVIDIA FLORES, Yosser Daniel").
  */
-export const PARTIAL_NAME_POINTS = 15
+export const PARTIAL_NAME_POINTS = 16
 
 /** The part similarity from which a query word counts as answered by a listed word. */
 export const WORD_MATCH = 0.85
