@@ -21,6 +21,15 @@ export const UNMATCHED_WORD_POINTS = 16
  */
 export const PARTIAL_NAME_POINTS = 16
 
+/**
+ * Points a hit loses when a word of one or two letters of the query, which the score leaves out, is not in the
+ * listed name (a one-letter word: no listed word of that initial; a listed word of three letters at most holds it
+ * with other vowels or a letter more: DE for DA, AGD for AD). "GARY LE" scored 100 for "BODEAU, Gary" and
+ * "BO ANDERSSON" 98 for "SUAREZ ANDERSON, Lourdes Benicia": the short word is a family or given name the listed
+ * party does not have. 16, as for an unmatched word.
+ */
+export const SHORT_WORD_POINTS = 16
+
 /** The part similarity from which a query word counts as answered by a listed word. */
 export const WORD_MATCH = 0.85
 
@@ -52,6 +61,16 @@ const SAME_SKELETON_LENGTH = 3
 /** How alike a word and a compound are once their spaces are gone (AL QAEDA and ALQAEDA). */
 const COMPOUND_MATCH = 0.9
 
+/** The longest listed word that holds a short query word spelt otherwise (`nameEvidence`). */
+const SHORT_LISTED_WORD = 3
+
+/** Whether `short`'s letters appear in `word` in order. */
+function isSubsequence(short: string, word: string): boolean {
+  let at = 0
+  for (const letter of word) if (letter === short[at]) at += 1
+  return at === short.length
+}
+
 const lengthsClose = (a: string, b: string) => Math.abs(a.length - b.length) <= MAX_LENGTH_DIFFERENCE
 
 /** Each adjacent pair of words, written as one. */
@@ -67,6 +86,8 @@ export interface NameEvidence {
    */
   listedWords: number
   answeredListed: number
+  /** The query's words of one or two letters (`PreparedName.short`) the listed name does not hold. */
+  unmatchedShort: string[]
 }
 
 /**
@@ -125,17 +146,29 @@ export function nameEvidence(
     .map((word, j) => ({ word, j }))
     .filter(({ word }) => word.length > 2 && !NOISE_WORDS.has(word))
     .filter(({ word }) => !listed.parts.some((other) => other.length > word.length && other.includes(word)))
+  const holds = (short: string) =>
+    listed.parts.some(
+      (word) =>
+        word === short ||
+        // A word of one letter is an initial: any listed word of that initial holds it.
+        (short.length === 1 && word[0] === short) ||
+        // A short listed word spelt with other vowels (DE, DA; Y, I) or missing a letter (AGD, AD; ALI, AI).
+        (word.length <= SHORT_LISTED_WORD &&
+          (consonantSkeleton(word) === consonantSkeleton(short) || isSubsequence(short, word))),
+    )
   return {
     unmatched: skeletal && consonants < SKELETON_MIN_CONSONANTS ? [...query.parts] : unmatched,
+    unmatchedShort: skeletal ? [] : (query.short ?? []).filter((short) => !holds(short)),
     listedWords: words.length,
     answeredListed: words.filter(({ j }) => answeredListed.has(j)).length,
   }
 }
 
-/** The points a hit loses for its evidence: `UNMATCHED_WORD_POINTS`, `PARTIAL_NAME_POINTS`, or both. */
+/** The points a hit loses for its evidence: `UNMATCHED_WORD_POINTS`, `SHORT_WORD_POINTS`, `PARTIAL_NAME_POINTS`. */
 export function evidencePoints(evidence: NameEvidence, queryWords: number): number {
   return (
     (evidence.unmatched.length > 0 ? UNMATCHED_WORD_POINTS : 0) +
+    (evidence.unmatchedShort.length > 0 ? SHORT_WORD_POINTS : 0) +
     (partialName(evidence, queryWords) ? PARTIAL_NAME_POINTS : 0)
   )
 }

@@ -6,6 +6,7 @@ import { WEAK_ALIAS_POINTS } from '../matching/name-weight'
 import {
   PARTIAL_NAME_POINTS,
   partialName,
+  SHORT_WORD_POINTS,
   UNMATCHED_WORD_POINTS,
   type NameEvidence,
 } from '../matching/name-evidence'
@@ -14,7 +15,7 @@ import type { ScreeningRules } from './screening-rules'
 
 /** What lowered a hit's score below its name's, and by how many points. */
 export interface ScoreAdjustment {
-  rule: 'weak-alias' | 'birth-year' | 'unmatched-word' | 'partial-name'
+  rule: 'weak-alias' | 'birth-year' | 'unmatched-word' | 'unmatched-short-word' | 'partial-name'
   points: number
   detail: string
 }
@@ -115,6 +116,12 @@ function explainHit(
       rule: 'unmatched-word',
       points: UNMATCHED_WORD_POINTS,
       detail: `no word of the listed name answers ${evidence.unmatched.join(', ')}`,
+    })
+  if (evidence && evidence.unmatchedShort.length > 0)
+    adjustments.push({
+      rule: 'unmatched-short-word',
+      points: SHORT_WORD_POINTS,
+      detail: `the listed name does not hold ${evidence.unmatchedShort.join(', ')}`,
     })
   if (evidence && partialName(evidence, form.prepared.parts.length))
     adjustments.push({
