@@ -30,6 +30,15 @@ export const PARTIAL_NAME_POINTS = 16
  */
 export const SHORT_WORD_POINTS = 16
 
+/**
+ * Points a hit loses when the query, of two words or more, has no word spelt as a word of the listed name (the
+ * same letters, or the same consonants, three or more: vowels are what transliterations change most). Two
+ * ordinary names each near another ("MARK HARVEY" ~ "MARS HARVEST CO., LTD." 87, "SANDOR MARTIN" ~ "LUCERO DE
+ * MARTINEZ, Sandra" 94) are another person more often than two misspellings at once: such a hit needs a name
+ * score of 95 or more to stay at the default threshold.
+ */
+export const NO_SAME_WORD_POINTS = 10
+
 /** The part similarity from which a query word counts as answered by a listed word. */
 export const WORD_MATCH = 0.85
 
@@ -88,6 +97,8 @@ export interface NameEvidence {
   answeredListed: number
   /** The query's words of one or two letters (`PreparedName.short`) the listed name does not hold. */
   unmatchedShort: string[]
+  /** How many of the query's words a listed word spells alike (the same letters or consonants: `sameWord`). */
+  sameWords: number
 }
 
 /**
@@ -156,7 +167,12 @@ export function nameEvidence(
         (word.length <= SHORT_LISTED_WORD &&
           (consonantSkeleton(word) === consonantSkeleton(short) || isSubsequence(short, word))),
     )
+  const listedSkeletons = new Set(listed.parts.map(consonantSkeleton))
+  const sameWord = (part: string) =>
+    listed.parts.includes(part) ||
+    (consonantSkeleton(part).length >= SAME_SKELETON_LENGTH && listedSkeletons.has(consonantSkeleton(part)))
   return {
+    sameWords: query.parts.filter(sameWord).length,
     unmatched: skeletal && consonants < SKELETON_MIN_CONSONANTS ? [...query.parts] : unmatched,
     unmatchedShort: skeletal ? [] : (query.short ?? []).filter((short) => !holds(short)),
     listedWords: words.length,
@@ -164,11 +180,15 @@ export function nameEvidence(
   }
 }
 
-/** The points a hit loses for its evidence: `UNMATCHED_WORD_POINTS`, `SHORT_WORD_POINTS`, `PARTIAL_NAME_POINTS`. */
+/**
+ * The points a hit loses for its evidence: `UNMATCHED_WORD_POINTS`, `SHORT_WORD_POINTS`, `NO_SAME_WORD_POINTS`,
+ * `PARTIAL_NAME_POINTS`.
+ */
 export function evidencePoints(evidence: NameEvidence, queryWords: number): number {
   return (
     (evidence.unmatched.length > 0 ? UNMATCHED_WORD_POINTS : 0) +
     (evidence.unmatchedShort.length > 0 ? SHORT_WORD_POINTS : 0) +
+    (noSameWord(evidence, queryWords) ? NO_SAME_WORD_POINTS : 0) +
     (partialName(evidence, queryWords) ? PARTIAL_NAME_POINTS : 0)
   )
 }
@@ -176,4 +196,9 @@ export function evidencePoints(evidence: NameEvidence, queryWords: number): numb
 /** Whether a query of two words or more answers at most half of a listed name of three words or more. */
 export function partialName(evidence: NameEvidence, queryWords: number): boolean {
   return queryWords >= 2 && evidence.listedWords >= 3 && evidence.answeredListed * 2 <= evidence.listedWords
+}
+
+/** Whether a query of two words or more has no word a listed word spells alike (`NO_SAME_WORD_POINTS`). */
+export function noSameWord(evidence: NameEvidence, queryWords: number): boolean {
+  return queryWords >= 2 && evidence.sameWords === 0
 }
