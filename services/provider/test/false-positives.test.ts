@@ -36,6 +36,27 @@ describe('which words answer each other (nameEvidence)', () => {
     expect(evidence(query, listed).unmatched).toEqual([])
   })
 
+  it.each([
+    ['GARY LE', 'BODEAU, Gary', ['LE']],
+    ['BO ANDERSSON', 'SUAREZ ANDERSON, Lourdes Benicia', ['BO']],
+    ['RUIZ DA BRIONAS', 'RUIZ DE BRIONES, Magdalena', []],
+    ['J SMITH', 'SMITH, John', []],
+    ['JSC AD DIAMONDS', 'JSC AGD DIAMONDS', []],
+  ])(
+    'the short words of %s that %s does not hold: %j (the same word, an initial, other vowels or a letter more)',
+    (query, listed, short) => {
+      expect(evidence(query, listed).unmatchedShort).toEqual(short)
+    },
+  )
+
+  it.each([
+    ['MARK HARVEY', 'MARS HARVEST CO., LTD.', 0],
+    ['SANDOR MARTIN', 'LUCERO DE MARTINEZ, Sandra', 1],
+    ['HARRARA PATAR', 'HERRERA, Peter', 2],
+  ])('%s and %s: %d words spelt alike (the same letters or consonants)', (query, listed, same) => {
+    expect(evidence(query, listed).sameWords).toBe(same)
+  })
+
   it('counts how much of the listed name the query answers, a hyphenated word once', () => {
     expect(evidence('MARIA MARTINEZ', 'CHAVEZ MARTINEZ, Maria Icela')).toMatchObject({
       listedWords: 4,
@@ -56,6 +77,19 @@ describe('the UN list at the default threshold: the false positives issue 40 cit
     index = SanctionsIndex.build(entries as SanctionEntry[])
   })
   const hits = (name: string, threshold = DEFAULT) => index.search({ name, threshold, limit: 20 })
+
+  it('says why a short word and two near words lower a hit (unmatched-short-word, no-same-word)', () => {
+    const explanation = (name: string, listed: string) =>
+      hits(name, 0).find((h) => h.matchedName === listed)?.explanation
+    expect(explanation('Leopold M Mujyambere', 'LEOPOLD MUJYAMBERE')?.adjustments).toBeUndefined()
+    expect(explanation('Leopold Le Mujyambere', 'LEOPOLD MUJYAMBERE')).toMatchObject({
+      nameScore: 100,
+      adjustments: [{ rule: 'unmatched-short-word', points: 16, detail: 'the listed name does not hold LE' }],
+    })
+    expect(explanation('Leopolt Mujyampere', 'LEOPOLD MUJYAMBERE')).toMatchObject({
+      adjustments: [{ rule: 'no-same-word', points: 10 }],
+    })
+  })
 
   it.each(['Leopold Montgomery', 'Theodora Underwood', 'Timothy James', 'Donna Lee'])(
     '%s hits nothing (a word of it has no counterpart in the listed name)',

@@ -16,9 +16,28 @@ export const UNMATCHED_WORD_POINTS = 16
 /**
  * Points a hit loses when the query, of two words or more, answers at most half of the listed name's words
  * (three or more): "MARIA MARTINEZ" is 100 for "CHAVEZ MARTINEZ, Maria Icela", as OFAC's extra words cost
- * nothing, and lands at 85 with them.
+ * nothing, and lands at 84 with them. 16, as for an unmatched word, so that even an exact half never reaches the
+ * default threshold (at 15, "DANIEL FLORES" stayed an 85 for "GAVIDIA FLORES, Yosser Daniel").
  */
-export const PARTIAL_NAME_POINTS = 15
+export const PARTIAL_NAME_POINTS = 16
+
+/**
+ * Points a hit loses when a word of one or two letters of the query, which the score leaves out, is not in the
+ * listed name (a one-letter word: no listed word of that initial; a listed word of three letters at most holds it
+ * with other vowels or a letter more: DE for DA, AGD for AD). "GARY LE" scored 100 for "BODEAU, Gary" and
+ * "BO ANDERSSON" 98 for "SUAREZ ANDERSON, Lourdes Benicia": the short word is a family or given name the listed
+ * party does not have. 16, as for an unmatched word.
+ */
+export const SHORT_WORD_POINTS = 16
+
+/**
+ * Points a hit loses when the query, of two words or more, has no word spelt as a word of the listed name (the
+ * same letters, or the same consonants, three or more: vowels are what transliterations change most). Two
+ * ordinary names each near another ("MARK HARVEY" ~ "MARS HARVEST CO., LTD." 87, "SANDOR MARTIN" ~ "LUCERO DE
+ * MARTINEZ, Sandra" 94) are another person more often than two misspellings at once: such a hit needs a name
+ * score of 95 or more to stay at the default threshold.
+ */
+export const NO_SAME_WORD_POINTS = 10
 
 /** The part similarity from which a query word counts as answered by a listed word. */
 export const WORD_MATCH = 0.85
@@ -51,6 +70,16 @@ const SAME_SKELETON_LENGTH = 3
 /** How alike a word and a compound are once their spaces are gone (AL QAEDA and ALQAEDA). */
 const COMPOUND_MATCH = 0.9
 
+/** The longest listed word that holds a short query word spelt otherwise (`nameEvidence`). */
+const SHORT_LISTED_WORD = 3
+
+/** Whether `short`'s letters appear in `word` in order. */
+function isSubsequence(short: string, word: string): boolean {
+  let at = 0
+  for (const letter of word) if (letter === short[at]) at += 1
+  return at === short.length
+}
+
 const lengthsClose = (a: string, b: string) => Math.abs(a.length - b.length) <= MAX_LENGTH_DIFFERENCE
 
 /** Each adjacent pair of words, written as one. */
@@ -66,6 +95,10 @@ export interface NameEvidence {
    */
   listedWords: number
   answeredListed: number
+  /** The query's words of one or two letters (`PreparedName.short`) the listed name does not hold. */
+  unmatchedShort: string[]
+  /** How many of the query's words a listed word spells alike (the same letters or consonants: `sameWord`). */
+  sameWords: number
 }
 
 /**
@@ -124,17 +157,38 @@ export function nameEvidence(
     .map((word, j) => ({ word, j }))
     .filter(({ word }) => word.length > 2 && !NOISE_WORDS.has(word))
     .filter(({ word }) => !listed.parts.some((other) => other.length > word.length && other.includes(word)))
+  const holds = (short: string) =>
+    listed.parts.some(
+      (word) =>
+        word === short ||
+        // A word of one letter is an initial: any listed word of that initial holds it.
+        (short.length === 1 && word[0] === short) ||
+        // A short listed word spelt with other vowels (DE, DA; Y, I) or missing a letter (AGD, AD; ALI, AI).
+        (word.length <= SHORT_LISTED_WORD &&
+          (consonantSkeleton(word) === consonantSkeleton(short) || isSubsequence(short, word))),
+    )
+  const listedSkeletons = new Set(listed.parts.map(consonantSkeleton))
+  const sameWord = (part: string) =>
+    listed.parts.includes(part) ||
+    (consonantSkeleton(part).length >= SAME_SKELETON_LENGTH && listedSkeletons.has(consonantSkeleton(part)))
   return {
+    sameWords: query.parts.filter(sameWord).length,
     unmatched: skeletal && consonants < SKELETON_MIN_CONSONANTS ? [...query.parts] : unmatched,
+    unmatchedShort: skeletal ? [] : (query.short ?? []).filter((short) => !holds(short)),
     listedWords: words.length,
     answeredListed: words.filter(({ j }) => answeredListed.has(j)).length,
   }
 }
 
-/** The points a hit loses for its evidence: `UNMATCHED_WORD_POINTS`, `PARTIAL_NAME_POINTS`, or both. */
+/**
+ * The points a hit loses for its evidence: `UNMATCHED_WORD_POINTS`, `SHORT_WORD_POINTS`, `NO_SAME_WORD_POINTS`,
+ * `PARTIAL_NAME_POINTS`.
+ */
 export function evidencePoints(evidence: NameEvidence, queryWords: number): number {
   return (
     (evidence.unmatched.length > 0 ? UNMATCHED_WORD_POINTS : 0) +
+    (evidence.unmatchedShort.length > 0 ? SHORT_WORD_POINTS : 0) +
+    (noSameWord(evidence, queryWords) ? NO_SAME_WORD_POINTS : 0) +
     (partialName(evidence, queryWords) ? PARTIAL_NAME_POINTS : 0)
   )
 }
@@ -142,4 +196,9 @@ export function evidencePoints(evidence: NameEvidence, queryWords: number): numb
 /** Whether a query of two words or more answers at most half of a listed name of three words or more. */
 export function partialName(evidence: NameEvidence, queryWords: number): boolean {
   return queryWords >= 2 && evidence.listedWords >= 3 && evidence.answeredListed * 2 <= evidence.listedWords
+}
+
+/** Whether a query of two words or more has no word a listed word spells alike (`NO_SAME_WORD_POINTS`). */
+export function noSameWord(evidence: NameEvidence, queryWords: number): boolean {
+  return queryWords >= 2 && evidence.sameWords === 0
 }

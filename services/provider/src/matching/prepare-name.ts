@@ -7,6 +7,11 @@ export interface PreparedName {
   parts: string[]
   /** `soundex(parts[i])` for each part. */
   codes: string[]
+  /**
+   * A query's words of one or two letters left out of `parts` beside longer ones (not legal forms or linking
+   * words): the score ignores them, the precision rules do not (`nameEvidence`).
+   */
+  short?: string[]
 }
 
 const prepared = (whole: string, parts: string[]): PreparedName => ({
@@ -98,7 +103,9 @@ export function prepareQueryName(name: string): PreparedName {
   ]
   const telling = all.filter((part) => part.length > 2 && !NOISE_WORDS.has(part))
   const long = all.filter((part) => part.length > 2)
-  return prepared(wholeOf(all), telling.length > 0 ? telling : long.length > 0 ? long : all)
+  const result = prepared(wholeOf(all), telling.length > 0 ? telling : long.length > 0 ? long : all)
+  const short = all.filter((part) => part.length <= 2 && !NOISE_WORDS.has(part))
+  return telling.length > 0 && short.length > 0 ? { ...result, short } : result
 }
 
 /**

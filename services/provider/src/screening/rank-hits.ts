@@ -4,8 +4,11 @@ import type { QueryForm } from '../matching/name-forms'
 import type { ScoreExplanation } from '../matching/name-score'
 import { WEAK_ALIAS_POINTS } from '../matching/name-weight'
 import {
+  NO_SAME_WORD_POINTS,
+  noSameWord,
   PARTIAL_NAME_POINTS,
   partialName,
+  SHORT_WORD_POINTS,
   UNMATCHED_WORD_POINTS,
   type NameEvidence,
 } from '../matching/name-evidence'
@@ -14,7 +17,8 @@ import type { ScreeningRules } from './screening-rules'
 
 /** What lowered a hit's score below its name's, and by how many points. */
 export interface ScoreAdjustment {
-  rule: 'weak-alias' | 'birth-year' | 'unmatched-word' | 'partial-name'
+  rule:
+    'weak-alias' | 'birth-year' | 'unmatched-word' | 'unmatched-short-word' | 'no-same-word' | 'partial-name'
   points: number
   detail: string
 }
@@ -115,6 +119,18 @@ function explainHit(
       rule: 'unmatched-word',
       points: UNMATCHED_WORD_POINTS,
       detail: `no word of the listed name answers ${evidence.unmatched.join(', ')}`,
+    })
+  if (evidence && evidence.unmatchedShort.length > 0)
+    adjustments.push({
+      rule: 'unmatched-short-word',
+      points: SHORT_WORD_POINTS,
+      detail: `the listed name does not hold ${evidence.unmatchedShort.join(', ')}`,
+    })
+  if (evidence && noSameWord(evidence, form.prepared.parts.length))
+    adjustments.push({
+      rule: 'no-same-word',
+      points: NO_SAME_WORD_POINTS,
+      detail: 'no word of the query is spelt as a word of the listed name (letters or consonants)',
     })
   if (evidence && partialName(evidence, form.prepared.parts.length))
     adjustments.push({
