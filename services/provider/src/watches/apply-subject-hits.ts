@@ -62,7 +62,8 @@ export async function applySubjectHits(
     await client.query(
       `INSERT INTO watch_alerts (alert_id, watch_id, subject_id, kind, hit)
        SELECT a.alert_id, $1, $2, a.kind, a.hit
-       FROM jsonb_to_recordset($3::jsonb) WITH ORDINALITY AS a(alert_id uuid, kind text, hit jsonb, n)
+       FROM ROWS FROM (jsonb_to_recordset($3::jsonb) AS (alert_id uuid, kind text, hit jsonb))
+         WITH ORDINALITY AS a(alert_id, kind, hit, n)
        ORDER BY n`,
       [watchId, subjectId, JSON.stringify(alerts.map((alert) => ({ alert_id: randomUUID(), ...alert })))],
     )
