@@ -8,6 +8,7 @@ import {
   createOpsRouter,
   DEFAULT_OPS_SETTINGS,
   openApiRoute,
+  type OpenApiOperation,
   type OpsSettings,
 } from '@pf/service-kit'
 import { createOutboundClient } from './create-outbound-client'
@@ -62,12 +63,22 @@ export interface ProviderOptions {
   registry?: Registry
   /** Extra routes behind the same API key and body limit, under `/api` (`router.get('/lists')`: `GET /api/lists`). */
   routes?(router: Router): void
+  /**
+   * Paths under `/api` (as `req.path` below `/api` says them, `/watches/w1/subjects`) whose bodies the kit leaves
+   * unread, for a route that streams them with a limit and time-out of its own.
+   */
+  streamedPaths?: readonly RegExp[]
   /** What else `/ready` waits for, beside the default bucket. */
   ready?(): Promise<unknown>
   /** `/ready`'s cache, and a port of its own for `/metrics` (then not served here). */
   ops?: OpsSettings
-  /** The OpenAPI document's title, version and description. */
-  openApi?: { title?: string; version?: string; description?: string }
+  /** The OpenAPI document's title, version and description, and the operations of the extra `routes`. */
+  openApi?: {
+    title?: string
+    version?: string
+    description?: string
+    paths?: Record<string, Record<string, OpenApiOperation>>
+  }
 }
 
 /** A provider as `serveProvider` runs it. */
@@ -130,7 +141,12 @@ export function createProvider(options: ProviderOptions): Provider {
   app.disable('x-powered-by')
   app.use(createOpsRouter({ registry, ready, logger, ops }))
   app.get('/openapi.json', openApiRoute(openApi))
-  app.use('/api', requireApiKey(apiKeys), express.json({ limit: options.maxBodyBytes ?? 256 * 1024 }))
+  const json = express.json({ limit: options.maxBodyBytes ?? 256 * 1024 })
+  const streamed = options.streamedPaths ?? []
+  app.use('/api', requireApiKey(apiKeys), (req, res, next) => {
+    if (streamed.some((path) => path.test(req.path))) next()
+    else json(req, res, next)
+  })
   if (options.routes) {
     // Mounted on /api, after the key check and the body limit: `router.get('/lists')` is `GET /api/lists`.
     const router = Router()

@@ -29,5 +29,6 @@ export {
 } from './errors'
 export type { ProviderErrorCode } from './errors'
 export { boundedText, MAX_LOGGED_CHARS } from './bounded-text'
+export { checkOutboundUrl } from './check-outbound-url'
 export { createLogger } from '@pf/service-kit'
 export type { Logger, LoggerOptions } from '@pf/service-kit'

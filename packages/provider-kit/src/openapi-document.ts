@@ -13,6 +13,8 @@ export interface OpenApiOptions {
   title?: string
   version?: string
   description?: string
+  /** Operations beside the searches (the extra `routes`), by path and method. */
+  paths?: Record<string, Record<string, OpenApiOperation>>
 }
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` })
@@ -82,15 +84,19 @@ export function buildProviderOpenApi({
   title = 'pf data provider',
   version = '0.1.0',
   description = 'Interface A of the marketplace integration: query envelopes in, results delivered inline, to S3 or by POST, plus a signed status callback.',
+  paths = {},
 }: OpenApiOptions) {
   const added: Record<string, JsonSchema> = Object.assign({}, ...endpoints.map((e) => e.answerFields ?? {}))
   return buildOpenApiDocument({
     title,
     version,
     description,
-    paths: Object.fromEntries(
-      endpoints.map((endpoint) => [endpointPath(endpoint), { post: search(endpoint) }]),
-    ),
+    paths: {
+      ...paths,
+      ...Object.fromEntries(
+        endpoints.map((endpoint) => [endpointPath(endpoint), { post: search(endpoint) }]),
+      ),
+    },
     schemas: {
       QueryEnvelope: QueryEnvelopeSchema,
       ...Object.fromEntries(

@@ -27,6 +27,18 @@ export {
   SCREENING_ENTITY_TYPES,
 } from './search-parameters'
 export type { CompaniesParameters, SanctionsParameters } from './search-parameters'
+export {
+  MAX_ALERT_TOKEN_LENGTH,
+  MAX_ALERT_URL_LENGTH,
+  MAX_DECIDED_BY_LENGTH,
+  MAX_DECISION_NOTE_LENGTH,
+  MAX_WATCH_ID_LENGTH,
+  WATCH_ID_PATTERN,
+  WatchBodySchema,
+  WatchDecisionSchema,
+  WatchSubjectSchema,
+} from './watch-bodies'
+export type { WatchBody, WatchDecision, WatchSubject } from './watch-bodies'
 export { CallbackPayloadSchema } from './callback-payload'
 export type { CallbackPayload } from './callback-payload'
 export { DeliveryResultSchema } from './delivery-result'

@@ -1,16 +1,20 @@
 import type { S3Client } from '@aws-sdk/client-s3'
 import type { Express } from 'express'
+import type { Pool } from 'pg'
 import type { Registry } from 'prom-client'
 import { createProvider as createKitProvider } from '@pf/provider-kit'
 import { createMetricsRegistry, type Logger, type RunnableService } from '@pf/service-kit'
 import type { CompanyStore } from './companies/company-store'
-import type { ProviderConfig } from './config'
+import { DEFAULT_WATCHES, type ProviderConfig } from './config'
 import { loadDatasets } from './datasets/load-datasets'
 import { companiesEndpoint } from './endpoints/companies-endpoint'
 import { sanctionsEndpoint } from './endpoints/sanctions-endpoint'
 import { createListMetrics } from './list-metrics'
 import type { ListInfo, RefreshOutcome, SanctionsLists } from './lists/sanctions-lists'
 import { SearchEngine } from './search-engine'
+import { WATCH_OPENAPI_PATHS } from './watches/watch-openapi'
+import { WATCH_STREAMED_PATHS, watchRoutes } from './watches/watch-routes'
+import { createWatchScreener } from './watches/watch-screener'
 
 /**
  * The provider as `serve` runs it: `ready()` resolves when the default bucket and the company store answer;
@@ -36,6 +40,8 @@ export interface ProviderAdapters {
   lists?: SanctionsLists
   /** Where companies are searched (`openCompanyStore`); default: the datasets' companies, in memory. */
   companies?: CompanyStore
+  /** The watches database (`openWatchesDatabase`), closed with the provider; undefined: watches answer 501. */
+  watches?: Pool
 }
 
 /**
@@ -44,11 +50,30 @@ export interface ProviderAdapters {
  */
 export function createProvider(
   config: ProviderConfig,
-  { logger, registry, engine, s3, lists, companies }: ProviderAdapters,
+  { logger, registry, engine, s3, lists, companies, watches }: ProviderAdapters,
 ): Provider {
   const search = engine ?? buildEngine(config.dataDir, logger, lists, companies)
   const metricsRegistry = registry ?? createMetricsRegistry('pf_provider')
   const metrics = createListMetrics(metricsRegistry, () => search.lists.current().lists)
+  const screener =
+    watches &&
+    createWatchScreener({
+      pool: watches,
+      engine: search,
+      logger,
+      registry: metricsRegistry,
+      intervalMs: config.watches?.screeningIntervalMs ?? 1000,
+    })
+  const watchApi = watchRoutes({
+    pool: watches,
+    engine: search,
+    outbound: config.outbound,
+    subjects: {
+      maxBytes: config.watches?.subjectsMaxBytes ?? DEFAULT_WATCHES.subjectsMaxBytes,
+      timeoutMs: config.watches?.subjectsTimeoutMs ?? DEFAULT_WATCHES.subjectsTimeoutMs,
+    },
+    written: () => screener?.wake(),
+  })
   const kit = createKitProvider({
     endpoints: [
       companiesEndpoint(search, { maxDeliveryRecords: config.delivery?.maxRecords }),
@@ -66,6 +91,8 @@ export function createProvider(
     searchTimeoutMs: config.searchBudgetMs,
     ops: config.ops,
     ready: () => search.companies.ready(),
+    streamedPaths: WATCH_STREAMED_PATHS,
+    openApi: { paths: WATCH_OPENAPI_PATHS },
     routes: (router) => {
       // What the screening runs on: per list its name, source, records, content hash, load time and names cut;
       // the last refresh, with the lists it refused for their counts. Behind the API key: /ready and /health
@@ -78,6 +105,7 @@ export function createProvider(
           lastRefresh: lastRefresh ? { ok: lastRefresh.ok, at: lastRefresh.at, ...refused } : null,
         })
       })
+      watchApi(router)
     },
   })
   const refreshLists = async () => {
@@ -90,13 +118,18 @@ export function createProvider(
     app: kit.app,
     registry: metricsRegistry,
     ready: kit.ready,
-    start: async () => schedule.start(),
+    start: async () => {
+      schedule.start()
+      screener?.start()
+    },
     refreshLists,
     lists: () => search.lists.current().lists,
     close: async () => {
       schedule.stop()
+      await screener?.stop()
       await kit.close()
       await search.companies.close()
+      await watches?.end()
     },
   }
 }

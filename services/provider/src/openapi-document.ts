@@ -1,6 +1,10 @@
 import { buildProviderOpenApi } from '@pf/provider-kit'
 import { COMPANIES } from './endpoints/companies-endpoint'
 import { SANCTIONS } from './endpoints/sanctions-endpoint'
+import { WATCH_OPENAPI_PATHS } from './watches/watch-openapi'
 
-/** The provider's OpenAPI 3.1 document, served at /openapi.json: the kit's, from the two endpoints. */
-export const providerOpenApi = buildProviderOpenApi({ endpoints: [COMPANIES, SANCTIONS] })
+/** The provider's OpenAPI 3.1 document, served at /openapi.json: the kit's, from the two endpoints and the watches. */
+export const providerOpenApi = buildProviderOpenApi({
+  endpoints: [COMPANIES, SANCTIONS],
+  paths: WATCH_OPENAPI_PATHS,
+})

@@ -27,6 +27,39 @@ describe('provider configuration', () => {
     ])
   })
 
+  it('puts watches on WATCHES_DATABASE_URL, else the companies database, else none (the watch API answers 501)', () => {
+    expect(loadProviderConfig({}).watches).toBeUndefined()
+    const companies = 'postgres://db.internal/companies'
+    expect(loadProviderConfig({ COMPANIES_DATABASE_URL: companies }).watches).toMatchObject({
+      url: companies,
+      poolSize: 5,
+      subjectsMaxBytes: 1024 ** 3,
+      subjectsTimeoutMs: 30_000,
+    })
+    expect(
+      loadProviderConfig({
+        COMPANIES_DATABASE_URL: companies,
+        WATCHES_DATABASE_URL: 'postgres://db.internal/w',
+      }).watches?.url,
+    ).toBe('postgres://db.internal/w')
+    expect(problemsOf({ WATCHES_DATABASE_URL: 'mysql://x' })).toEqual([
+      expect.stringMatching(/^WATCHES_DATABASE_URL must be a postgres:\/\//),
+    ])
+  })
+
+  it('refuses a subjects upload time-out longer than the server lets any request run', () => {
+    const url = 'postgres://db.internal/w'
+    expect(
+      loadProviderConfig({ WATCHES_DATABASE_URL: url, HTTP_REQUEST_TIMEOUT_MS: '600000' }).watches
+        ?.subjectsTimeoutMs,
+    ).toBe(600_000)
+    expect(problemsOf({ WATCHES_DATABASE_URL: url, WATCH_SUBJECTS_TIMEOUT_MS: '60000' })).toEqual([
+      expect.stringMatching(
+        /^WATCH_SUBJECTS_TIMEOUT_MS must not be longer than HTTP_REQUEST_TIMEOUT_MS \(30000\)/,
+      ),
+    ])
+  })
+
   it('reads the company store and delivery settings: in memory and no delivery cap unless set', () => {
     const defaults = loadProviderConfig({})
     expect(defaults.companiesDatabase).toBeUndefined()

@@ -11,6 +11,8 @@ import {
   type RunningServer,
 } from '@pf/service-kit'
 import { startS3Server, type S3ServerHandle } from '@pf/testkit/s3'
+import type { Pool } from 'pg'
+import type { WatchesConfig } from '../src/config'
 import { createProvider } from '../src/create-provider'
 import { loadDatasets } from '../src/datasets/load-datasets'
 import { loadOfacCsv } from '../src/datasets/load-ofac-csv'
@@ -91,6 +93,7 @@ export async function startProvider(
     engine,
     delivery,
     ops = DEFAULT_OPS_SETTINGS,
+    watches,
   }: {
     allowPrivate?: boolean
     timeoutMs?: number
@@ -107,6 +110,8 @@ export async function startProvider(
     engine?: SearchEngine
     /** `DELIVERY_TIMEOUT_MS`, `PROVIDER_MAX_DELIVERY_RECORDS`. */
     delivery?: { timeoutMs: number; maxRecords?: number }
+    /** The watches database and its settings: the screener runs, and the pool is closed with the provider. */
+    watches?: { pool: Pool; config: WatchesConfig }
   } = {},
 ): Promise<StartedProvider> {
   const s3 = createS3Client({
@@ -115,7 +120,7 @@ export async function startProvider(
     credentials: s3Server.credentials,
     timeoutMs,
   })
-  const { app } = createProvider(
+  const provider = createProvider(
     {
       port: 0,
       logLevel: 'silent',
@@ -130,6 +135,7 @@ export async function startProvider(
       sanctions: { loadTimeoutMs: 120_000, maxBytes: 512 * 1024 * 1024, minShare: 0.5, maxNameLength: 1000 },
       server: DEFAULT_SERVER_LIMITS,
       ops,
+      watches: watches?.config,
     },
     {
       engine:
@@ -137,14 +143,17 @@ export async function startProvider(
       s3,
       logger: createLogger({ name: 'test', level: 'silent' }),
       registry: createMetricsRegistry('test'),
+      watches: watches?.pool,
     },
   )
-  const running = await listen(app, { port: 0, host: '127.0.0.1' })
+  const running = await listen(provider.app, { port: 0, host: '127.0.0.1' })
+  if (watches) await provider.start()
   return {
     ...running,
     s3,
     stop: async () => {
       await running.close()
+      if (watches) await provider.close()
       s3.destroy()
     },
   }

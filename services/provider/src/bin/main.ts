@@ -4,6 +4,7 @@ import { openCompanyStore } from '../companies/open-company-store'
 import { loadProviderConfig } from '../config'
 import { createProvider } from '../create-provider'
 import { loadConfiguredLists } from '../lists/load-configured-lists'
+import { openWatchesDatabase } from '../watches/open-watches-database'
 
 serve({
   name: 'provider',
@@ -14,12 +15,14 @@ serve({
       logger,
       lists: await loadConfiguredLists(config, logger),
       companies: await openCompanyStore(config.companiesDatabase, logger),
+      watches: await openWatchesDatabase(config.watches, logger),
     }),
   readyMessage: 'provider listening',
   readyFields: (config, provider) => ({
     s3Endpoint: config.s3.endpoint ?? 'AWS',
     demoKey: config.apiKeys.includes(DEMO_API_KEY),
     companies: config.companiesDatabase ? 'postgres' : 'memory',
+    watches: Boolean(config.watches),
     lists: provider.lists().map(({ name, records, sha256 }) => ({ name, records, sha256 })),
   }),
 })

@@ -1,0 +1,155 @@
+import type { Pool } from 'pg'
+import { Gauge, type Registry } from 'prom-client'
+import type { Logger } from '@pf/service-kit'
+import type { SearchEngine } from '../search-engine'
+import { applySubjectHits } from './apply-subject-hits'
+import { screenSubject } from './screen-subject'
+
+/** Subjects screened per transaction: each batch's hits and alerts are committed together. */
+export const SCREENING_BATCH = 200
+
+export interface WatchScreener {
+  start(): void
+  /** Looks for work now (after an upload), instead of at the next interval. */
+  wake(): void
+  /** Stops after the batch in hand (its transaction commits or rolls back whole). */
+  stop(): Promise<void>
+  /** Screens batches until none is left that this replica can take; returns how many subjects it screened. */
+  drain(): Promise<number>
+}
+
+interface PendingSubject {
+  watch_id: string
+  subject_id: string
+  name: string
+  country: string | null
+  birth_year: number | null
+  entity_type: string | null
+  threshold: number | null
+  lists: string[] | null
+  watch_entity_type: string | null
+}
+
+/**
+ * The background screening of new and changed subjects (`screened_revision` behind `revision`): batches taken
+ * with `FOR UPDATE SKIP LOCKED`, so replicas share the backlog and never screen one subject twice at once; each
+ * subject's hits replaced and its alerts written (`applySubjectHits`) in the batch's transaction, which also
+ * marks the revision screened. An upsert meanwhile waits on the row lock, then bumps the revision again. The
+ * backlog's size is `pf_provider_watch_screening_backlog`.
+ */
+export function createWatchScreener({
+  pool,
+  engine,
+  logger,
+  registry,
+  intervalMs,
+}: {
+  pool: Pool
+  engine: Pick<SearchEngine, 'lists' | 'searchSanctions'>
+  logger: Logger
+  registry: Registry
+  intervalMs: number
+}): WatchScreener {
+  new Gauge({
+    name: 'pf_provider_watch_screening_backlog',
+    help: 'Watched subjects waiting to be screened (new or changed since their last screening)',
+    registers: [registry],
+    async collect() {
+      const { rows } = await pool.query<{ n: string }>(
+        'SELECT count(*) AS n FROM watch_subjects WHERE screened_revision IS DISTINCT FROM revision',
+      )
+      this.set(Number(rows[0]?.n ?? 0))
+    },
+  })
+  let stopping = false
+  let timer: NodeJS.Timeout | undefined
+  let wakeUp: (() => void) | undefined
+  let loop: Promise<void> | undefined
+  let running: Promise<number> | undefined
+
+  const batch = async (): Promise<number> => {
+    const client = await pool.connect()
+    try {
+      await client.query('BEGIN')
+      const { rows } = await client.query<PendingSubject>(
+        `SELECT s.watch_id, s.subject_id, s.name, s.country, s.birth_year, s.entity_type,
+                w.threshold, w.lists, w.entity_type AS watch_entity_type
+         FROM watch_subjects s JOIN watches w USING (watch_id)
+         WHERE s.screened_revision IS DISTINCT FROM s.revision
+         LIMIT $1 FOR UPDATE OF s SKIP LOCKED`,
+        [SCREENING_BATCH],
+      )
+      for (const row of rows) {
+        const watch = { threshold: row.threshold, lists: row.lists, entityType: row.watch_entity_type }
+        const subject = {
+          name: row.name,
+          country: row.country,
+          birthYear: row.birth_year,
+          entityType: row.entity_type,
+        }
+        await applySubjectHits(client, row.watch_id, row.subject_id, screenSubject(engine, watch, subject))
+      }
+      if (rows.length > 0)
+        await client.query(
+          `UPDATE watch_subjects s SET screened_revision = s.revision
+           FROM jsonb_to_recordset($1::jsonb) AS k(watch_id text, subject_id text)
+           WHERE s.watch_id = k.watch_id AND s.subject_id = k.subject_id`,
+          [JSON.stringify(rows.map(({ watch_id, subject_id }) => ({ watch_id, subject_id })))],
+        )
+      await client.query('COMMIT')
+      return rows.length
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => {})
+      throw error
+    } finally {
+      client.release()
+    }
+  }
+
+  const drain = async () => {
+    let screened = 0
+    for (let n = -1; n !== 0 && !stopping;) {
+      running = batch()
+      n = await running
+      screened += n
+    }
+    return screened
+  }
+
+  const sleep = () =>
+    new Promise<void>((resolve) => {
+      wakeUp = resolve
+      timer = setTimeout(resolve, intervalMs)
+    }).finally(() => {
+      clearTimeout(timer)
+      wakeUp = undefined
+    })
+
+  const run = async () => {
+    while (!stopping) {
+      try {
+        const screened = await drain()
+        if (screened > 0) logger.info({ screened }, 'watched subjects screened')
+      } catch (error) {
+        logger.error({ err: error }, 'watch screening failed; the subjects stay in the backlog')
+      }
+      if (!stopping) await sleep()
+    }
+  }
+
+  return {
+    start() {
+      loop ??= run()
+    },
+    wake() {
+      wakeUp?.()
+    },
+    drain,
+    async stop() {
+      stopping = true
+      wakeUp?.()
+      await loop
+      await running?.catch(() => 0)
+    },
+  }
+}
