@@ -1,6 +1,10 @@
 import { buildProviderOpenApi } from '@pf/provider-kit'
 import { COMPANIES } from './endpoints/companies-endpoint'
+import { LISTS_ROUTE } from './endpoints/lists-route'
 import { SANCTIONS } from './endpoints/sanctions-endpoint'
 
-/** The provider's OpenAPI 3.1 document, served at /openapi.json: the kit's, from the two endpoints. */
-export const providerOpenApi = buildProviderOpenApi({ endpoints: [COMPANIES, SANCTIONS] })
+/** The provider's OpenAPI 3.1 document, served at /openapi.json: the kit's, from the two endpoints and GET /api/lists. */
+export const providerOpenApi = buildProviderOpenApi({
+  endpoints: [COMPANIES, SANCTIONS],
+  routes: [LISTS_ROUTE],
+})
