@@ -37,6 +37,7 @@ const COMMANDS: [string, string[]][] = [
   ['pnpm interface-docs', script('scripts/interface-docs.ts')],
   ['pnpm start (the sandbox)', script('scripts/sandbox/main.ts')],
   ['pnpm monitoring', script('deploy/monitoring/src/write-monitoring.ts')],
+  ['the provider bench:compare', script('services/provider/bench/compare-commits.ts')],
 ]
 
 describe('every command line: --help on stdout, exit 0; a usage mistake on stderr, exit 2', () => {

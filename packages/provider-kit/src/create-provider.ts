@@ -17,7 +17,8 @@ import { createS3Client } from './create-s3-client'
 import { createSearchRouter } from './create-search-router'
 import { endpointPath, type EndpointDefinition } from './define-endpoint'
 import { PROVIDER_HTTP_STATUS } from './http-status'
-import { buildProviderOpenApi } from './openapi-document'
+import { mountedRoutes } from './mounted-routes'
+import { buildProviderOpenApi, type RouteDoc } from './openapi-document'
 import { createQueryMetrics } from './query-metrics'
 import { requireApiKey } from './require-api-key'
 import { DEFAULT_DELIVERY_TIMEOUT_MS } from './run-query'
@@ -68,6 +69,11 @@ export interface ProviderOptions {
    * unread, for a route that streams them with a limit and time-out of its own.
    */
   streamedPaths?: readonly RegExp[]
+  /**
+   * What the extra routes take and answer, for `/openapi.json`. A mounted route without one is still listed
+   * there (its path, the API key, the 401), and the log warns at creation.
+   */
+  routeDocs?: readonly RouteDoc[]
   /** What else `/ready` waits for, beside the default bucket. */
   ready?(): Promise<unknown>
   /** `/ready`'s cache, and a port of its own for `/metrics` (then not served here). */
@@ -123,7 +129,14 @@ export function createProvider(options: ProviderOptions): Provider {
       timeoutMs,
     })
   const registry = options.registry ?? createMetricsRegistry('pf_provider')
-  const openApi = buildProviderOpenApi({ endpoints, ...options.openApi })
+  // Mounted on /api, after the key check and the body limit: `router.get('/lists')` is `GET /api/lists`.
+  const extraRoutes = Router()
+  options.routes?.(extraRoutes)
+  const openApi = buildProviderOpenApi({
+    endpoints,
+    routes: documentedRoutes(extraRoutes, options.routeDocs ?? [], options.openApi?.paths ?? {}, logger),
+    ...options.openApi,
+  })
   const ready = async () => {
     await Promise.all([
       s3.send(new HeadBucketCommand({ Bucket: s3Options.defaultBucket })),
@@ -147,12 +160,7 @@ export function createProvider(options: ProviderOptions): Provider {
     if (streamed.some((path) => path.test(req.path))) next()
     else json(req, res, next)
   })
-  if (options.routes) {
-    // Mounted on /api, after the key check and the body limit: `router.get('/lists')` is `GET /api/lists`.
-    const router = Router()
-    options.routes(router)
-    app.use('/api', router)
-  }
+  app.use('/api', extraRoutes)
   app.use(
     createSearchRouter({
       endpoints,
@@ -181,4 +189,31 @@ export function createProvider(options: ProviderOptions): Provider {
       if (!s3Options.client) s3.destroy()
     },
   }
+}
+
+/** The docs of the extra routes, and a bare one (path, API key) for each mounted route that has none. */
+function documentedRoutes(
+  router: Router,
+  docs: readonly RouteDoc[],
+  given: Record<string, Record<string, unknown>>,
+  logger: Logger,
+): RouteDoc[] {
+  const undocumented = mountedRoutes(router).filter(
+    (route) =>
+      !docs.some((doc) => doc.method === route.method && doc.path === route.path) &&
+      !given[`/api${route.path}`]?.[route.method],
+  )
+  for (const route of undocumented)
+    logger.warn(
+      { method: route.method.toUpperCase(), path: `/api${route.path}` },
+      'an extra route has no routeDocs entry: /openapi.json lists it without its schemas',
+    )
+  return [
+    ...docs,
+    ...undocumented.map((route) => ({
+      ...route,
+      summary: `${route.method.toUpperCase()} /api${route.path}`,
+      responses: { '200': { description: 'not documented' } },
+    })),
+  ]
 }

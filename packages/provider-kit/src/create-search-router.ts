@@ -58,6 +58,13 @@ export function createSearchRouter({
       const { envelope, parameters } = checked.query
       // The API key was checked before this router: the platform's traceparent may be honoured.
       const parent = extractTraceContext(req.headers)
+      // The platform hung up before the answer: nobody reads it, so the search and the delivery stop (the query
+      // fails, with its callback) instead of running on to the whole-delivery limit.
+      const hungUp = new AbortController()
+      const onClose = () => {
+        if (!res.writableFinished) hungUp.abort(new Error('the platform closed the connection'))
+      }
+      res.once('close', onClose)
       const answer = await runQuery(
         endpoint.name,
         envelope,
@@ -75,7 +82,9 @@ export function createSearchRouter({
         },
         deps,
         parent,
+        hungUp.signal,
       )
+      res.off('close', onClose)
       res.status(answer.status).json(answer.body)
     })
   return router

@@ -10,9 +10,15 @@ export interface SearchContext {
   queryId: string
   /** How the records leave: `inline` answers hold them in memory, the others stream them as they are read. */
   mechanism: DeliveryResult['mechanism']
-  /** Epoch ms by which the search should have answered (`searchTimeoutMs`); the search stops itself past it. */
+  /**
+   * Epoch ms by which the search should have answered (`searchTimeoutMs`): its own budget, which the kit never
+   * enforces (a streamed delivery reads on past it); the search stops itself past it (a `SearchError`).
+   */
   deadline: number
-  /** Aborts when the whole delivery's limit (`delivery.timeoutMs`) passes: stop reading the store. */
+  /**
+   * Aborts at the whole delivery's limit (`delivery.timeoutMs`) and when the platform closes the connection
+   * before the answer (not at shutdown: queries in flight are drained): stop reading the store.
+   */
   signal: AbortSignal
   logger: Logger
   /** The `provider.search` span: attributes a search adds (ids and counts, never names) join the query's trace. */

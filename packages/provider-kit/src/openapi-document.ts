@@ -8,12 +8,33 @@ export type DocumentedEndpoint = Pick<
   'name' | 'path' | 'summary' | 'parameters' | 'answerFields'
 >
 
+/**
+ * One extra route (`ProviderOptions.routes`) as the OpenAPI document shows it: its path under `/api` (`/lists`
+ * is `GET /api/lists`; `{id}` for a path parameter), what it takes and what it answers. The kit adds the API
+ * key, the 401 and the 413 every route under `/api` may answer.
+ */
+export interface RouteDoc {
+  method: 'get' | 'post' | 'put' | 'patch' | 'delete'
+  path: string
+  summary: string
+  description?: string
+  /** The JSON body it takes. */
+  requestBody?: JsonSchema
+  /** Its answers by status: a description and the JSON body's schema. */
+  responses: Record<string, { description: string; schema?: JsonSchema }>
+}
+
 export interface OpenApiOptions {
   endpoints: readonly DocumentedEndpoint[]
+  /** The extra routes under `/api`. */
+  routes?: readonly RouteDoc[]
   title?: string
   version?: string
   description?: string
-  /** Operations beside the searches (the extra `routes`), by path and method. */
+  /**
+   * Whole OpenAPI operations by path and method, for what a `RouteDoc` cannot say (query parameters, bodies in
+   * other media types): they are taken as given, the API key's 401 included.
+   */
   paths?: Record<string, Record<string, OpenApiOperation>>
 }
 
@@ -75,12 +96,58 @@ function search(endpoint: DocumentedEndpoint): OpenApiOperation {
   }
 }
 
+/** An extra route's operation: its own answers, and the API key's. */
+function extraRoute(route: RouteDoc): OpenApiOperation {
+  return {
+    summary: route.summary,
+    ...(route.description ? { description: route.description } : {}),
+    security: [{ apiKey: [] }],
+    ...(route.requestBody ? { requestBody: { schema: route.requestBody } } : {}),
+    ...(route.path.includes('{') ? { parameters: pathParameters(route.path) } : {}),
+    responses: {
+      ...route.responses,
+      '401': { description: `missing or wrong ${API_KEY_HEADER}`, schema: ref('Error') },
+      '413': { description: 'body too large', schema: ref('Error') },
+    },
+  }
+}
+
+const pathParameters = (path: string) =>
+  [...path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({
+    name,
+    in: 'path',
+    required: true,
+    schema: { type: 'string' },
+  }))
+
+/**
+ * The operations by path: each endpoint's search, and the extra routes, described (`RouteDoc`) or given whole
+ * (`paths`); several methods may share a path.
+ */
+function pathsOf(
+  endpoints: readonly DocumentedEndpoint[],
+  routes: readonly RouteDoc[],
+  given: Record<string, Record<string, OpenApiOperation>>,
+) {
+  const paths: Record<string, Record<string, OpenApiOperation>> = Object.fromEntries(
+    endpoints.map((endpoint) => [endpointPath(endpoint), { post: search(endpoint) }]),
+  )
+  for (const route of routes) {
+    const path = `/api${route.path}`
+    paths[path] = { ...paths[path], [route.method]: extraRoute(route) }
+  }
+  for (const [path, operations] of Object.entries(given)) paths[path] = { ...paths[path], ...operations }
+  return paths
+}
+
 /**
  * The provider's OpenAPI 3.1 document, served at /openapi.json: one search operation per endpoint (its
- * parameters schema among the components), the answers with the fields the endpoints add, the ops routes.
+ * parameters schema among the components), the answers with the fields the endpoints add, the extra routes,
+ * the ops routes.
  */
 export function buildProviderOpenApi({
   endpoints,
+  routes = [],
   title = 'pf data provider',
   version = '0.1.0',
   description = 'Interface A of the marketplace integration: query envelopes in, results delivered inline, to S3 or by POST, plus a signed status callback.',
@@ -91,12 +158,7 @@ export function buildProviderOpenApi({
     title,
     version,
     description,
-    paths: {
-      ...paths,
-      ...Object.fromEntries(
-        endpoints.map((endpoint) => [endpointPath(endpoint), { post: search(endpoint) }]),
-      ),
-    },
+    paths: pathsOf(endpoints, routes, paths),
     schemas: {
       QueryEnvelope: QueryEnvelopeSchema,
       ...Object.fromEntries(

@@ -83,12 +83,18 @@ async function readAll(records: AsyncIterable<unknown>): Promise<unknown[]> {
   return all
 }
 
+/** Why a query's signal aborted: the whole-delivery limit (a `TimeoutError`), or the reason it was given. */
+const abortReason = (signal: AbortSignal): Error =>
+  signal.reason instanceof Error && signal.reason.name !== 'TimeoutError'
+    ? signal.reason
+    : new Error('the delivery time-out passed')
+
 /** Rejects once `signal` aborts: a search or a read that never settles still ends the query (failed). */
 function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(new Error('the delivery time-out passed'))
+  if (signal.aborted) return Promise.reject(abortReason(signal))
   let onAbort = () => {}
   const aborted = new Promise<never>((_resolve, reject) => {
-    onAbort = () => reject(new Error('the delivery time-out passed'))
+    onAbort = () => reject(abortReason(signal))
     signal.addEventListener('abort', onAbort, { once: true })
   })
   return Promise.race([work, aborted]).finally(() => signal.removeEventListener('abort', onAbort))
@@ -101,19 +107,22 @@ function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
 const isRecoveryConflict = (error: unknown) => (error as { code?: unknown })?.code === '40001'
 
 /**
- * Search and, for an outbound mechanism, delivery of the results within `delivery.timeoutMs` (the signal ends
- * the store's read, so a failed upload is aborted before this rejects); a recovery conflict retries once.
+ * Search and, for an outbound mechanism, delivery of the results within `delivery.timeoutMs`, or until `cancel`
+ * aborts (the platform closed the connection): the signal ends the store's read, so a failed upload is aborted
+ * before this rejects. A recovery conflict retries once.
  */
 async function searchAndDeliver(
   envelope: QueryEnvelope,
   search: (request: SearchRequest) => SearchOutcome | Promise<SearchOutcome>,
   deps: QueryDeps,
   stage: { name: string },
+  cancel: AbortSignal | undefined,
 ): Promise<{ outcome: SearchOutcome; recordCount: number; delivery: DeliveryResult }> {
   const mechanism = resolveDeliveryMechanism(envelope.delivery)
   for (let attempt = 1; ; attempt += 1) {
     stage.name = 'search'
-    const signal = AbortSignal.timeout(deps.deliveryTimeoutMs ?? DEFAULT_DELIVERY_TIMEOUT_MS)
+    const limit = AbortSignal.timeout(deps.deliveryTimeoutMs ?? DEFAULT_DELIVERY_TIMEOUT_MS)
+    const signal = cancel ? AbortSignal.any([limit, cancel]) : limit
     try {
       // Called in this turn of the event loop (inSpan runs it at once): see the search router.
       const outcome = await untilAborted(
@@ -166,6 +175,7 @@ async function searchAndDeliver(
  * posted before the answer is returned. Traced: a `provider.query` span (under `parent`, the platform's
  * `traceparent` once its API key was checked) with `provider.search`, `provider.delivery` and `provider.callback`
  * children; its attributes are ids, counts and the failure's stage, never names, parameters or tokens.
+ * `cancel` (the platform closed the connection) ends the search and the delivery like the whole-delivery limit.
  */
 export function runQuery(
   endpoint: string,
@@ -173,12 +183,13 @@ export function runQuery(
   search: (request: SearchRequest) => SearchOutcome | Promise<SearchOutcome>,
   deps: QueryDeps,
   parent?: Context,
+  cancel?: AbortSignal,
 ): Promise<QueryAnswer> {
   const mechanism = resolveDeliveryMechanism(envelope.delivery)
   const attributes = { 'pf.query_id': envelope.queryId, 'pf.endpoint': endpoint, 'pf.mechanism': mechanism }
   // inSpan runs the query at once, so the search still starts in this turn of the event loop (see the router).
   return inSpan('provider.query', { kind: SpanKind.SERVER, parent, attributes }, (span) =>
-    answerQuery(endpoint, envelope, search, deps, span),
+    answerQuery(endpoint, envelope, search, deps, span, cancel),
   )
 }
 
@@ -188,6 +199,7 @@ async function answerQuery(
   search: (request: SearchRequest) => SearchOutcome | Promise<SearchOutcome>,
   deps: QueryDeps,
   span: Span,
+  cancel: AbortSignal | undefined,
 ): Promise<QueryAnswer> {
   const { queryId } = envelope
   const mechanism = resolveDeliveryMechanism(envelope.delivery)
@@ -196,7 +208,7 @@ async function answerQuery(
   const stopTimer = deps.metrics.queryDuration.startTimer({ endpoint })
   const stage = { name: 'search' }
   try {
-    const { outcome, recordCount, delivery } = await searchAndDeliver(envelope, search, deps, stage)
+    const { outcome, recordCount, delivery } = await searchAndDeliver(envelope, search, deps, stage, cancel)
     const { results } = outcome
     const truncated = typeof outcome.truncated === 'function' ? outcome.truncated() : outcome.truncated
     const fields = typeof outcome.fields === 'function' ? outcome.fields() : outcome.fields

@@ -65,7 +65,23 @@ const provider = createProvider({
   s3: { defaultBucket: 'pf-deliveries', endpoint: 'http://127.0.0.1:9' },
   outbound: { allowPrivate: true, timeoutMs: 2000 },
   searchTimeoutMs: 1500,
-  routes: (router) => router.get('/makes', (_req, res) => void res.json({ makes: ['vw'] })),
+  routes: (router) => {
+    router.get('/makes', (_req, res) => void res.json({ makes: ['vw'] }))
+    router.delete('/makes/:make', (_req, res) => void res.status(204).end())
+  },
+  routeDocs: [
+    {
+      method: 'get',
+      path: '/makes',
+      summary: 'The makes searched',
+      responses: {
+        '200': {
+          description: 'the makes',
+          schema: { type: 'object', properties: { makes: { type: 'array', items: { type: 'string' } } } },
+        },
+      },
+    },
+  ],
 })
 const post = (path: string, body: object) =>
   request(provider.app).post(path).set('X-PF-Api-Key', 'key-1').send(body)
@@ -169,6 +185,19 @@ describe('createProvider: interface A around endpoints a team defines', () => {
     )
     expect(body.components.schemas.VehiclesParameters).toMatchObject({ required: ['make'] })
     expect(body.components.schemas.InlineAnswer.properties.total).toEqual({ type: 'integer' })
+  })
+
+  it('documents the extra routes in /openapi.json: with their schemas, behind the API key; one without docs still listed', async () => {
+    const { body } = await request(provider.app).get('/openapi.json')
+    const makes = body.paths['/api/makes'].get
+    expect(makes).toMatchObject({ summary: 'The makes searched', security: [{ apiKey: [] }] })
+    expect(makes.responses['200'].content['application/json'].schema.properties.makes).toEqual({
+      type: 'array',
+      items: { type: 'string' },
+    })
+    expect(Object.keys(makes.responses)).toEqual(expect.arrayContaining(['200', '401', '413']))
+    const remove = body.paths['/api/makes/{make}'].delete
+    expect(remove).toMatchObject({ security: [{ apiKey: [] }], parameters: [{ name: 'make', in: 'path' }] })
   })
 
   it('refuses an endpoint name that cannot be a path, two endpoints of one name, and no API key', () => {

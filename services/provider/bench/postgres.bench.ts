@@ -1,7 +1,6 @@
-import { createWriteStream, mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { once } from 'node:events'
 import { startPostgres, findPostgresBinaries } from '@pf/testkit/postgres'
 import { createLogger } from '@pf/service-kit'
 import type { CompaniesQuery, CompanyStore } from '../src/companies/company-store'
@@ -11,29 +10,11 @@ import { PostgresCompanyStore } from '../src/companies/postgres/postgres-company
 import { loadCompaniesJsonl } from '../src/datasets/load-jsonl'
 import { seededRandom } from '../scripts/sample-generator'
 import { benchProviderProcess } from './provider-process.bench'
-import { generateRegistry, type RegistryCompany } from './registry-generator'
+import type { RegistryCompany } from './registry-generator'
 import { percentile, round } from './stats'
+import { writeRegistry } from './write-registry'
 
 type Row = { benchmark: string; metric: string; value: number | string; target: string }
-
-/** Writes `count` generated companies as JSON Lines; keeps every 1000th for the queries. */
-async function writeRegistry(path: string, count: number): Promise<RegistryCompany[]> {
-  const out = createWriteStream(path)
-  const samples: RegistryCompany[] = []
-  let batch = ''
-  let index = 0
-  for (const company of generateRegistry(count)) {
-    if (index++ % 1000 === 0) samples.push(company)
-    batch += `${JSON.stringify(company)}\n`
-    if (batch.length > 1 << 20) {
-      if (!out.write(batch)) await once(out, 'drain')
-      batch = ''
-    }
-  }
-  out.end(batch)
-  await once(out, 'finish')
-  return samples
-}
 
 /** The four query kinds of the issue: one- and two-word names, with and without a country. */
 function queryKinds(samples: RegistryCompany[]): Record<string, CompaniesQuery[]> {

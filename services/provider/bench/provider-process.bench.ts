@@ -1,10 +1,9 @@
 import { readFileSync } from 'node:fs'
-import { createServer } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { startServiceProcess } from '@pf/testkit'
 import { startS3Server } from '@pf/testkit/s3'
 import type { CompaniesQuery } from '../src/companies/company-store'
+import { startCallbackSink } from './callback-sink'
 import { round } from './stats'
 
 const MAIN = join(__dirname, '..', 'dist', 'main.js')
@@ -15,14 +14,6 @@ function residentMb(pid: number): { rss: number; peak: number } {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8')
   const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN)
   return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 }
-}
-
-/** A callback target that answers 204 to everything (the provider posts a status before it answers). */
-async function startCallbackSink() {
-  const server = createServer((req, res) => req.resume().on('end', () => res.writeHead(204).end()))
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
-  return { url: `http://127.0.0.1:${port}/callbacks`, close: () => server.close() }
 }
 
 /**

@@ -8,6 +8,7 @@ import type { CompanyStore } from './companies/company-store'
 import { DEFAULT_WATCHES, type ProviderConfig } from './config'
 import { loadDatasets } from './datasets/load-datasets'
 import { companiesEndpoint } from './endpoints/companies-endpoint'
+import { LISTS_ROUTE } from './endpoints/lists-route'
 import { sanctionsEndpoint } from './endpoints/sanctions-endpoint'
 import { createListMetrics } from './list-metrics'
 import type { ListInfo, RefreshOutcome, SanctionsLists } from './lists/sanctions-lists'
@@ -93,6 +94,7 @@ export function createProvider(
     ready: () => search.companies.ready(),
     streamedPaths: WATCH_STREAMED_PATHS,
     openApi: { paths: WATCH_OPENAPI_PATHS },
+    routeDocs: [LISTS_ROUTE],
     routes: (router) => {
       // What the screening runs on: per list its name, source, records, content hash, load time and names cut;
       // the last refresh, with the lists it refused for their counts. Behind the API key: /ready and /health

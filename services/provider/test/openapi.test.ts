@@ -72,6 +72,15 @@ describe('GET /openapi.json: every route answers as documented (OpenAPI 3.1)', (
     expect(conforms('post', `/api/search/${endpoint}`, status, await res.json())).toEqual([])
   })
 
+  it('documents GET /api/lists, the extra route, as it answers (200 and 401)', async () => {
+    const ok = await fetch(`${provider.url}/api/lists`, { headers: { 'x-pf-api-key': 'test-api-key' } })
+    expect(ok.status).toBe(200)
+    expect(conforms('get', '/api/lists', 200, await ok.json())).toEqual([])
+    const refused = await fetch(`${provider.url}/api/lists`, { headers: { 'x-pf-api-key': 'wrong' } })
+    expect(refused.status).toBe(401)
+    expect(conforms('get', '/api/lists', 401, await refused.json())).toEqual([])
+  })
+
   it('documents the ops endpoints as they answer', async () => {
     for (const path of ['/health', '/ready', '/openapi.json']) {
       const res = await fetch(`${provider.url}${path}`)
