@@ -80,9 +80,14 @@ export default tseslint.config(
     },
   },
   {
-    // The receiver's rooms: receiver/ and worker/ reach the queue through queue/index.ts only, and never BullMQ,
-    // ioredis or bull-board themselves (services/webhook-receiver/README.md#layout).
-    files: ['services/webhook-receiver/src/receiver/**/*.ts', 'services/webhook-receiver/src/worker/**/*.ts'],
+    // The receiver's rooms: receiver/, worker/, config/ and bin/ reach the queue through queue/index.ts only, and
+    // never BullMQ, ioredis or bull-board themselves (services/webhook-receiver/README.md#layout).
+    files: [
+      'services/webhook-receiver/src/receiver/**/*.ts',
+      'services/webhook-receiver/src/worker/**/*.ts',
+      'services/webhook-receiver/src/config/**/*.ts',
+      'services/webhook-receiver/src/bin/**/*.ts',
+    ],
     rules: {
       'no-restricted-imports': [
         'error',

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { startTracing, type Env } from '@pf/service-kit'
 import { loadExchangeConfig } from '../services/auth-exchange/src/config'
@@ -19,6 +19,16 @@ const quotedNames = (source: string) =>
   [...source.matchAll(/'([A-Z][A-Z0-9_]{2,})'/g)].map((m) => m[1] as string)
 // Not settings: the prefixes of `${'REALM' | 'TENANT'}_CLIENT_SECRET` in a message.
 const NOT_SETTINGS = new Set(['REALM', 'TENANT'])
+
+/** A service's config source: its src/config.ts, or every file of its src/config/ (one loader per process). */
+function configSource(service: string): string {
+  const folder = join(root, 'services', service, 'src', 'config')
+  if (!existsSync(folder)) return read('services', service, 'src', 'config.ts')
+  return readdirSync(folder)
+    .filter((file) => file.endsWith('.ts'))
+    .map((file) => readFileSync(join(folder, file), 'utf8'))
+    .join('\n')
+}
 
 /**
  * The names a reader asks its environment for, over environments that take each branch it has (a style, a
@@ -97,7 +107,7 @@ describe('.env.example per service', () => {
   )
 
   it.each(SERVICES)('%s: lists every setting its config reads, the shared ones included', (service) => {
-    const config = read('services', service, 'src', 'config.ts')
+    const config = configSource(service)
     const shared = [
       ...(config.includes('readOpsSettings')
         ? quotedNames(read('packages/service-kit/src/ops-settings.ts'))

@@ -8,6 +8,7 @@ import type { AcceptOutcome, EventStore, QuarantineOutcome, QuarantineReason } f
 import { createWorkerMetrics } from '../src/metrics'
 import { createEventStore } from '../src/queue'
 import { createRedisConnection } from '../src/queue/redis/create-redis-connection'
+import { bullmqQueueOf } from '../src/queue/webhook-queue'
 import type { OrderingMode, RedisTarget } from '../src/queue'
 
 export const SECRET = 'whsec_test_secret'
@@ -63,7 +64,10 @@ export async function startReceiver(
 ): Promise<StartedReceiver> {
   const { clock, ...config } = { ...receiverDefaults, ...overrides }
   const target = typeof redis === 'string' ? urlTarget(redis) : redis
-  const { store, queue } = createEventStore({ redis: target, prefix, ...config })
+  const opened = createEventStore({ redis: target, prefix, ...config })
+  const { store } = opened
+  // Tests look at BullMQ's own state (counts, jobs); the service sees only the queue's handle.
+  const queue = bullmqQueueOf(opened.queue)
   const dashboard = config.dashboardToken
     ? { queue, token: config.dashboardToken, readOnly: config.dashboardReadOnly }
     : undefined

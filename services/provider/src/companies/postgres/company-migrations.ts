@@ -1,9 +1,4 @@
-/** One schema change, applied once, in `version` order; never edited once released (add a new one). */
-export interface Migration {
-  version: number
-  name: string
-  sql: string
-}
+import type { Migration } from '../../postgres/apply-migrations'
 
 /**
  * The companies schema.

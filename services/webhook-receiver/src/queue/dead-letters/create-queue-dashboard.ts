@@ -1,9 +1,9 @@
 import { createBullBoard } from '@bull-board/api'
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter'
 import { ExpressAdapter } from '@bull-board/express'
-import type { Queue } from 'bullmq'
 import { Router, type RequestHandler } from 'express'
 import { createSecretCheck } from '@pf/service-kit'
+import { bullmqQueueOf, type WebhookQueue } from '../webhook-queue'
 
 export const DASHBOARD_PATH = '/admin/queues'
 
@@ -24,7 +24,7 @@ function requireToken(token: string): RequestHandler {
 }
 
 export interface QueueDashboardOptions {
-  queue: Queue
+  queue: WebhookQueue
   /** `QUEUE_DASHBOARD_TOKEN`. */
   token: string
   /** `QUEUE_DASHBOARD_READ_ONLY`: shows, never retries, removes, cleans, pauses or adds (405). */
@@ -40,7 +40,10 @@ export interface QueueDashboardOptions {
 export function createQueueDashboard({ queue, token, readOnly = true }: QueueDashboardOptions): Router {
   const adapter = new ExpressAdapter()
   adapter.setBasePath(DASHBOARD_PATH)
-  createBullBoard({ queues: [new BullMQAdapter(queue, { readOnlyMode: readOnly })], serverAdapter: adapter })
+  createBullBoard({
+    queues: [new BullMQAdapter(bullmqQueueOf(queue), { readOnlyMode: readOnly })],
+    serverAdapter: adapter,
+  })
   const router = Router()
   router.use(DASHBOARD_PATH, requireToken(token), adapter.getRouter())
   return router

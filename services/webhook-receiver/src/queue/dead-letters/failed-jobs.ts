@@ -1,4 +1,5 @@
-import { Job, type Queue } from 'bullmq'
+import { Job } from 'bullmq'
+import { bullmqQueueOf, type WebhookQueue } from '../webhook-queue'
 
 /** A job whose handler failed for good, as the dead letters show it: no BullMQ type. */
 export interface FailedJob {
@@ -38,7 +39,8 @@ const describe = (job: Job): FailedJob => ({
  * data is its event's body (up to `WEBHOOK_MAX_BODY_BYTES`), and a page of them at once could be gigabytes. The
  * ids are read first, a page at a time, so that jobs retried meanwhile (a replay) shift no page.
  */
-export async function* failedJobs(queue: Queue): AsyncGenerator<FailedJob> {
+export async function* failedJobs(handle: WebhookQueue): AsyncGenerator<FailedJob> {
+  const queue = bullmqQueueOf(handle)
   const ids: string[] = []
   for (let start = 0; ; start += PAGE) {
     const page = await queue.getRanges(['failed'], start, start + PAGE - 1)

@@ -2,10 +2,8 @@ import { Queue } from 'bullmq'
 import { createRedisConnection } from '../redis/create-redis-connection'
 import { defaultJobOptions, type JobSettings } from '../default-job-options'
 import { WEBHOOK_QUEUE_NAME } from '../queue-names'
+import type { WebhookQueue } from '../webhook-queue'
 import type { RedisTarget } from '../redis/redis-target'
-
-/** The webhook queue as BullMQ holds it; outside queue/, only something to hand back to queue/'s functions. */
-export type WebhookQueue = Queue
 
 /**
  * The webhook queue for a command-line tool (the dead letters): one try per command and a short connect

@@ -4,7 +4,7 @@ import type { EventStore } from '../event-store'
 import {
   openWebhookQueue,
   webhookQueueStore,
-  type BullmqEventStore,
+  type OpenedEventStore,
   type EventStoreOptions,
 } from './webhook-queue-store'
 import { whenConnected } from '../redis/when-connected'
@@ -17,7 +17,7 @@ import { withTraceText } from '../job-trace-context'
  * for `redis.waitReplicas` replicas before the event counts as stored (in a Cluster too: the script names the
  * queue's keys, so the WAIT reaches their master). Quarantined events are written on the same connection.
  */
-export function createBatchedEventStore(options: EventStoreOptions): BullmqEventStore {
+export function createBatchedEventStore(options: EventStoreOptions): OpenedEventStore {
   const opened = openWebhookQueue(options)
   const connection = createRedisConnection(options.redis, 'producer')
   connection.on('error', () => {}) // reported by the queue's watcher; every failed enqueue answers 503

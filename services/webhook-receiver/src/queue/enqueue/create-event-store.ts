@@ -1,7 +1,7 @@
 import { createBatchedEventStore } from './create-batched-event-store'
 import { BULLMQ_VERSION_PINNED } from './create-job-adder'
 import { createQueueAddEventStore } from './create-queue-add-event-store'
-import type { BullmqEventStore, EventStoreOptions } from './webhook-queue-store'
+import type { OpenedEventStore, EventStoreOptions } from './webhook-queue-store'
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const installedBullmq = (require('bullmq/package.json') as { version: string }).version
@@ -22,7 +22,7 @@ const installedBullmq = (require('bullmq/package.json') as { version: string }).
  * @example
  * const { store, queue } = createEventStore({ ...config, prefix: config.queuePrefix, logger })
  */
-export function createEventStore(options: EventStoreOptions & { viaQueueAdd?: boolean }): BullmqEventStore {
+export function createEventStore(options: EventStoreOptions & { viaQueueAdd?: boolean }): OpenedEventStore {
   const { viaQueueAdd = false, ...rest } = options
   if (!viaQueueAdd && installedBullmq === BULLMQ_VERSION_PINNED) return createBatchedEventStore(rest)
   if (!viaQueueAdd)

@@ -7,7 +7,7 @@ import { unconfirmedWrite } from './unconfirmed-write'
 import {
   openWebhookQueue,
   webhookQueueStore,
-  type BullmqEventStore,
+  type OpenedEventStore,
   type EventStoreOptions,
 } from './webhook-queue-store'
 
@@ -17,7 +17,7 @@ import {
  * events. Not in a Cluster, where a command without a key goes to any node: there, the write is the primary's
  * word.
  */
-export function createQueueAddEventStore(options: EventStoreOptions): BullmqEventStore {
+export function createQueueAddEventStore(options: EventStoreOptions): OpenedEventStore {
   const opened = openWebhookQueue(options)
   const { queue, client } = opened
   const waitReplicas = options.redis.kind === 'cluster' ? 0 : options.redis.waitReplicas

@@ -9,6 +9,7 @@ import { createReplicaCheck } from '../redis/create-replica-check'
 import { defaultJobOptions, type JobSettings } from '../default-job-options'
 import type { EventStore, QuarantineEntry, QuarantineOutcome } from '../event-store'
 import { oldestWaitingAt } from './oldest-waiting-at'
+import type { WebhookQueue } from '../webhook-queue'
 import { quarantineKeys, storeQuarantined } from '../quarantine/quarantine'
 import type { OrderingMode } from '../ordering/ordering-mode'
 import { WEBHOOK_QUEUE_NAME } from '../queue-names'
@@ -29,10 +30,10 @@ export interface EventStoreOptions extends JobSettings {
   ordering?: OrderingMode
 }
 
-/** An event store, and the BullMQ queue behind it (for the dashboard, the dead letters and tests). */
-export interface BullmqEventStore {
+/** An event store, and the queue behind it (for the dashboard and the dead letters). */
+export interface OpenedEventStore {
   store: EventStore
-  queue: Queue
+  queue: WebhookQueue
 }
 
 /** The webhook queue as both stores open it: BullMQ owns its connection (a Cluster client is ours to close). */

@@ -2,6 +2,7 @@ import type { IRedisTransaction, Queue } from 'bullmq'
 import { splitTraceData } from '../job-trace-context'
 import { sessionKeys } from './session-keys'
 import { sessionOf, type EventPlace } from './session-of'
+import { bullmqQueueOf, type WebhookQueue } from '../webhook-queue'
 
 const COMMAND = 'pfMarkReplayLate'
 
@@ -33,13 +34,14 @@ export function markReplayLate(
  * BullMQ's stalled-job path with no later event of its session, or longer ago than the state's time-to-live.
  */
 export async function markRetryLate(
-  queue: Queue,
+  handle: WebhookQueue,
   data: unknown,
   jobId: string,
   ttlMs: number,
 ): Promise<void> {
   const place = sessionOf(splitTraceData(data).event, jobId)
   if (!place) return
+  const queue = bullmqQueueOf(handle)
   const client = (await queue.client) as unknown as {
     defineCommand(name: string, definition: { numberOfKeys: number; lua: string }): void
   } & Record<string, (...args: unknown[]) => Promise<unknown>>

@@ -8,6 +8,7 @@ import { withTraceData } from '../job-trace-context'
 import type { RedisConnection } from '../redis/create-redis-connection'
 import { MARKER_OF_QUARANTINE } from '../queue-names'
 import { unconfirmedWrite } from '../enqueue/unconfirmed-write'
+import { bullmqQueueOf, type WebhookQueue } from '../webhook-queue'
 
 /** A quarantined event as stored: the verified text as it came, and why it was kept from the handlers. */
 export interface QuarantinedEvent extends QuarantineEntry {
@@ -152,7 +153,8 @@ const SUMMARY_FIELDS = ['webhookId', 'event', 'reason', 'detail', 'receivedAt'] 
  * fields but `json` (bounded: `MAX_EVENT_CHARS`, `MAX_DETAIL_CHARS`), so that a listing holds no body however
  * many there are and however big. `readQuarantined` reads one body.
  */
-export async function listQuarantined(queue: Queue): Promise<QuarantineSummary[]> {
+export async function listQuarantined(handle: WebhookQueue): Promise<QuarantineSummary[]> {
+  const queue = bullmqQueueOf(handle)
   const client = await queue.client
   const keys = quarantineKeys(queue)
   const events: QuarantineSummary[] = []
@@ -176,7 +178,11 @@ export async function listQuarantined(queue: Queue): Promise<QuarantineSummary[]
 }
 
 /** One quarantined event with its body, as stored; undefined when it is gone (trimmed, or released). */
-export async function readQuarantined(queue: Queue, id: string): Promise<QuarantinedEvent | undefined> {
+export async function readQuarantined(
+  handle: WebhookQueue,
+  id: string,
+): Promise<QuarantinedEvent | undefined> {
+  const queue = bullmqQueueOf(handle)
   const client = await queue.client
   const [webhookId, event, reason, detail, receivedAt, json] = await client.hmget(
     quarantineKeys(queue).entry(id),
@@ -203,11 +209,12 @@ export async function readQuarantined(queue: Queue, id: string): Promise<Quarant
  * its session's state, so the worker hands it on as late.
  */
 export async function releaseQuarantined(
-  queue: Queue,
+  handle: WebhookQueue,
   event: QuarantineSummary,
   data: object,
   ordering?: { ttlMs: number },
 ): Promise<void> {
+  const queue = bullmqQueueOf(handle)
   const client = await queue.client
   if (!(RELEASE_COMMAND in client)) client.defineCommand(RELEASE_COMMAND, { numberOfKeys: 3, lua: RELEASE })
   const keys = quarantineKeys(queue)
