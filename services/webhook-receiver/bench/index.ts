@@ -22,6 +22,12 @@ async function main() {
     console.table(await benchDeadLetters(Number(args[1] ?? DEAD_LETTERS)))
     return
   }
+  // `pnpm bench -- receiver [seconds]`: the receiver against the hello-world alone; `receiver-cpu [seconds]`
+  // without the latency rounds.
+  if (args[0] === 'receiver' || args[0] === 'receiver-cpu') {
+    console.table(await benchReceiver(Number(args[1] ?? 10), { latency: args[0] === 'receiver' }))
+    return
+  }
   // `pnpm bench -- worker`: the worker against a bare BullMQ worker alone, with ordering off and on.
   if (args[0] === 'worker') {
     console.table(await benchWorker())

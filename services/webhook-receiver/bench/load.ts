@@ -2,6 +2,8 @@ import autocannon from 'autocannon'
 
 export interface LoadResult {
   requestsPerSecond: number
+  /** Requests answered 2xx over the whole run: what CPU time per request is divided by. */
+  ok: number
   p50: number
   p99: number
   non2xx: number
@@ -43,6 +45,7 @@ export async function load({
   })
   return {
     requestsPerSecond: result.requests.average,
+    ok: result['2xx'],
     p50: result.latency.p50,
     p99: result.latency.p99,
     non2xx: result.non2xx,

@@ -117,6 +117,9 @@ describe(`the batched enqueue against Queue.add (BullMQ ${BULLMQ_VERSION_PINNED}
         const events = ['session.created', 'purchase.completed', 'session.ended'].map((kind) =>
           makeEvent(kind),
         )
+        // A webhookId with what cjson escapes its own way (a slash, a quote, a backslash, a control character)
+        // and UTF-8: the options' JSON, spliced by the batched script, must still be byte for byte cjson's.
+        events.push(makeEvent('session.extended', { webhookId: 'wh_a/b"c\\d\u0001é' }))
         // The second delivery of the first event is a duplicate on every path.
         const deliveries = [...events, events[0]!].map((event) => ({ event, jobId: randomUUID() }))
         const added: string[] = []
@@ -129,7 +132,7 @@ describe(`the batched enqueue against Queue.add (BullMQ ${BULLMQ_VERSION_PINNED}
             await addJobKeepingMarker(fallbackQueue, event.event as string, data, { jobId, deduplication }),
           )
         }
-        // All in one event-loop turn: one script call for the four.
+        // All in one event-loop turn: one script call for the five.
         const batched = await Promise.all(
           deliveries.map(({ event, jobId }) =>
             adder.add(
@@ -141,14 +144,14 @@ describe(`the batched enqueue against Queue.add (BullMQ ${BULLMQ_VERSION_PINNED}
           ),
         )
         expect(batched).toEqual(fallback)
-        expect(batched[3]).toBe(`job:${deliveries[0]!.jobId}`)
-        expect(added[3]).toBe(deliveries[0]!.jobId)
+        expect(batched[4]).toBe(`job:${deliveries[0]!.jobId}`)
+        expect(added[4]).toBe(deliveries[0]!.jobId)
         const state = await snapshot(viaFallback)
         const job = state[`:${WEBHOOK_QUEUE_NAME}:${deliveries[0]!.jobId}`] as { data: string }
         expect(JSON.parse(job.data)).toEqual({ ...events[0], [JOB_TRACE_FIELD]: TRACE })
-        // 3 jobs, 3 dedup markers, the wait (or paused) list, the id counter, events, meta, and unless paused
+        // 4 jobs, 4 dedup markers, the wait (or paused) list, the id counter, events, meta, and unless paused
         // the workers' marker.
-        expect(Object.keys(state)).toHaveLength(paused ? 10 : 11)
+        expect(Object.keys(state)).toHaveLength(paused ? 12 : 13)
         expect(await snapshot(viaBatch)).toEqual(state)
         expect(withKeptMarkers(await snapshot(viaAdd))).toEqual(state)
       } finally {

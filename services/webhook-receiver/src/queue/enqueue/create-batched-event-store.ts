@@ -24,13 +24,14 @@ export function createBatchedEventStore(options: EventStoreOptions): OpenedEvent
   const { waitReplicas } = options.redis
   // Within the enqueue time-out, so that a missing replica is a 503 of ours, not a time-out.
   const waitTimeoutMs = Math.max(1, Math.floor(options.enqueueTimeoutMs * 0.8))
+  const ordered = options.ordering === 'session'
   const adder = createJobAdder({
     connection,
     queue: opened.queue,
     deduplicationTtlMs: options.dedupTtlSeconds * 1000,
     waitReplicas,
     waitTimeoutMs,
-    ordered: options.ordering === 'session',
+    ordered,
   })
   const store: EventStore = webhookQueueStore({
     options,
@@ -43,7 +44,14 @@ export function createBatchedEventStore(options: EventStoreOptions): OpenedEvent
     waitReplicas,
     waitTimeoutMs,
     add: (event, json, jobId, trace) =>
-      adder.add(event.event, withTraceText(json, trace), jobId, event.webhookId, sessionOf(event, jobId)),
+      adder.add(
+        event.event,
+        withTraceText(json, trace),
+        jobId,
+        event.webhookId,
+        // Its place (a date parsed) only when it is used: the adder reads none without ordering.
+        ordered ? sessionOf(event, jobId) : undefined,
+      ),
   })
   return { store, queue: opened.queue }
 }

@@ -18,38 +18,75 @@ export const BULLMQ_VERSION_PINNED = '5.81.5'
 // The same packer settings as BullMQ's `Scripts` (classes/scripts.js).
 const packer = new Packr({ useRecords: false, encodeUndefinedAsNil: true })
 
+/** Stand-ins for the two per-job values of the options, spliced into their JSON text by the script. */
+const JOB_ID_SLOT = '__pf_job_id__'
+const DEDUPLICATION_ID_SLOT = '__pf_deduplication_id__'
+
 /**
  * BullMQ 5.81.5's addStandardJob (commands/addStandardJob-9.lua) for the options this receiver uses, for many
  * jobs at once: a job id given by the caller, deduplication in throttle mode with a ttl, no parent, repeat,
- * delay, priority or LIFO. Same keys, same commands in the same order, same values (options decoded and
- * re-encoded by the same cmsgpack and cjson, numbers converted by Redis the same way), without BullMQ's
- * per-job set-up of two dozen Lua functions, which cost most of Redis's time per job. One difference, on
- * purpose and shared with the fallback (`addJobKeepingMarker`): the dedup marker holds `job:<jobId>`, not the
- * job id, so that removing the job leaves it.
+ * delay, priority or LIFO. The same keys end with the same values (options decoded and re-encoded by the same
+ * cmsgpack and cjson, numbers converted by Redis the same way), without BullMQ's per-job set-up of two dozen
+ * Lua functions, which cost most of Redis's time per job. What cannot change while one script runs is done
+ * once per call rather than once per job, leaving the same state: the meta hash read (events' max length,
+ * paused, concurrency), the id counter raised by the number of jobs, the stored jobs pushed in their order by
+ * one LPUSH, the workers' marker set once. The options' JSON differs between jobs only by the job id and the
+ * deduplication id: it is encoded once, from the options with `JOB_ID_SLOT` and `DEDUPLICATION_ID_SLOT`, and
+ * each job's is that text with its two ids, encoded by cjson too, in their places (the same keys decoded in
+ * the same order iterate in the same order). One difference, on purpose and shared with the fallback
+ * (`addJobKeepingMarker`): the dedup marker holds `job:<jobId>`, not the job id, so that removing the job
+ * leaves it.
  * KEYS: wait, paused, meta, id, completed, delayed, active, events, marker.
- * ARGV: key prefix, deduplication ttl, then per job: id, name, timestamp, deduplication id, data, options; with
- * `ordered`, also the session's key part and the event's score, for per-session ordering (`registerArgs`).
+ * ARGV: key prefix, deduplication ttl, the options (msgpack) with the two slots, then per job: id, name,
+ * timestamp, deduplication id, data; with `ordered`, also the session's key part and the event's score, for
+ * per-session ordering (`registerArgs`).
  */
 const addStandardJobs = (ordered: boolean) => `
 local rcall = redis.call
 local prefix = ARGV[1]
 local ttl = tonumber(ARGV[2])
 local eventsKey = KEYS[8]
+local step = ${ordered ? 7 : 5}
 local added = {}
-for i = 3, #ARGV, ${ordered ? 8 : 6} do
+local stored = {}
+rcall("INCRBY", KEYS[4], (#ARGV - 3) / step)
+-- getOrSetMaxEvents
+local maxEvents = rcall("HGET", KEYS[3], "opts.maxLenEvents")
+if not maxEvents then
+  maxEvents = 10000
+  rcall("HSET", KEYS[3], "opts.maxLenEvents", maxEvents)
+end
+-- getTargetQueueList
+local attributes = rcall("HMGET", KEYS[3], "paused", "concurrency", "max", "duration")
+local target, pausedOrMaxed = KEYS[1], false
+if attributes[1] then
+  target, pausedOrMaxed = KEYS[2], true
+elseif attributes[2] then
+  pausedOrMaxed = rcall("LLEN", KEYS[7]) >= tonumber(attributes[2])
+end
+-- The options' JSON around the two ids, in the order cjson writes them.
+local opts = cmsgpack.unpack(ARGV[3])
+local optsJson = cjson.encode(opts)
+local jobIdSlot = cjson.encode("${JOB_ID_SLOT}")
+local dedupSlot = cjson.encode("${DEDUPLICATION_ID_SLOT}")
+local atJobId = string.find(optsJson, jobIdSlot, 1, true)
+local atDedup = string.find(optsJson, dedupSlot, 1, true)
+local first, second, jobIdFirst = atJobId, atDedup, true
+local firstSlot, secondSlot = jobIdSlot, dedupSlot
+if atDedup < atJobId then
+  first, second, jobIdFirst = atDedup, atJobId, false
+  firstSlot, secondSlot = dedupSlot, jobIdSlot
+end
+local head = string.sub(optsJson, 1, first - 1)
+local middle = string.sub(optsJson, first + #firstSlot, second - 1)
+local tail = string.sub(optsJson, second + #secondSlot)
+local delay, priority = opts["delay"] or 0, opts["priority"] or 0
+for i = 4, #ARGV, step do
   local jobId = ARGV[i]
   local name = ARGV[i + 1]
   local timestamp = tonumber(ARGV[i + 2])
   local deduplicationId = ARGV[i + 3]
-  local data = ARGV[i + 4]
-  local opts = cmsgpack.unpack(ARGV[i + 5])${ordered ? '\n  local sessionKey, score = ARGV[i + 6], ARGV[i + 7]' : ''}
-  rcall("INCR", KEYS[4])
-  -- getOrSetMaxEvents
-  local maxEvents = rcall("HGET", KEYS[3], "opts.maxLenEvents")
-  if not maxEvents then
-    maxEvents = 10000
-    rcall("HSET", KEYS[3], "opts.maxLenEvents", maxEvents)
-  end
+  local data = ARGV[i + 4]${ordered ? '\n  local sessionKey, score = ARGV[i + 5], ARGV[i + 6]' : ''}
   local jobIdKey = prefix .. jobId
   if rcall("EXISTS", jobIdKey) == 1 then
     -- handleDuplicatedJob, without a parent
@@ -67,24 +104,21 @@ for i = 3, #ARGV, ${ordered ? 8 : 6} do
       added[#added + 1] = currentDebounceJobId
     else
       -- storeJob
-      rcall("HMSET", jobIdKey, "name", name, "data", data, "opts", cjson.encode(opts),
-        "timestamp", timestamp, "delay", opts["delay"] or 0, "priority", opts["priority"] or 0,
-        "deid", deduplicationId)
+      local jobIdJson, dedupJson = cjson.encode(jobId), cjson.encode(deduplicationId)
+      if not jobIdFirst then jobIdJson, dedupJson = dedupJson, jobIdJson end
+      rcall("HMSET", jobIdKey, "name", name, "data", data, "opts", head .. jobIdJson .. middle .. dedupJson .. tail,
+        "timestamp", timestamp, "delay", delay, "priority", priority, "deid", deduplicationId)
       rcall("XADD", eventsKey, "*", "event", "added", "jobId", jobId, "name", name)
-      -- getTargetQueueList, then addJobInTargetList (FIFO)
-      local attributes = rcall("HMGET", KEYS[3], "paused", "concurrency", "max", "duration")
-      local target, pausedOrMaxed = KEYS[1], false
-      if attributes[1] then
-        target, pausedOrMaxed = KEYS[2], true
-      elseif attributes[2] then
-        pausedOrMaxed = rcall("LLEN", KEYS[7]) >= tonumber(attributes[2])
-      end
-      rcall("LPUSH", target, jobId)
-      if not pausedOrMaxed then rcall("ZADD", KEYS[9], 0, "0") end
+      -- addJobInTargetList (FIFO): the LPUSH and the marker follow, once for all
+      stored[#stored + 1] = jobId
       rcall("XADD", eventsKey, "MAXLEN", "~", maxEvents, "*", "event", "waiting", "jobId", jobId)
       added[#added + 1] = jobId${ordered ? REGISTER_IN_ADD_SCRIPT : ''}
     end
   end
+end
+if #stored > 0 then
+  rcall("LPUSH", target, unpack(stored))
+  if not pausedOrMaxed then rcall("ZADD", KEYS[9], 0, "0") end
 end
 return added
 `
@@ -113,7 +147,7 @@ export interface JobAdder {
    * Adds a standard job as `addJobKeepingMarker` (`queue.add(name, data, { jobId, deduplication: { id, ttl } })`
    * with a marker independent of the job) does, `data` being its JSON text; resolves with `jobId`, or when the
    * deduplication id was already taken, with the marker of the earlier delivery. Jobs added in one event-loop
-   * turn go to Redis in one script call.
+   * turn, or while the previous call is unanswered, go to Redis in one script call.
    */
   add(name: string, data: string, jobId: string, deduplicationId: string, place?: EventPlace): Promise<string>
 }
@@ -124,7 +158,6 @@ interface Pending {
   timestamp: number
   deduplicationId: string
   data: string
-  opts: Buffer
   place: EventPlace | undefined
   resolve(jobId: string): void
   reject(error: unknown): void
@@ -160,40 +193,70 @@ export function createJobAdder({
     keys.events,
     keys.marker,
   ]
-  const template = jobOptionsTemplate(queue, deduplicationTtlMs)
+  const opts = packer.pack({
+    ...jobOptionsTemplate(queue, deduplicationTtlMs),
+    jobId: JOB_ID_SLOT,
+    de: { id: DEDUPLICATION_ID_SLOT, ttl: deduplicationTtlMs },
+  })
 
   let pending: Pending[] = []
+  // Batches sent and not yet answered, and whether a flush is already due: while one is in flight, the jobs
+  // that come meanwhile wait for its answer (or a full batch) and go together, so that under load Redis runs
+  // fewer, larger script calls and both sides make fewer system calls; with nothing in flight a job goes at
+  // the end of its event-loop turn, as before.
+  let inFlight = 0
+  let flushDue = false
+  const flushSoon = () => {
+    if (flushDue) return
+    flushDue = true
+    setImmediate(flush)
+  }
   const flush = () => {
+    flushDue = false
     const batch = pending
     if (batch.length === 0) return
     pending = []
-    whenConnected(connection, waitTimeoutMs).then(
-      () => send(batch),
-      (error: unknown) => {
-        for (const job of batch) job.reject(error)
-      },
-    )
+    inFlight += 1
+    whenConnected(connection, waitTimeoutMs)
+      .then(
+        () => send(batch),
+        (error: unknown) => {
+          for (const job of batch) job.reject(error)
+        },
+      )
+      .finally(() => {
+        inFlight -= 1
+        if (inFlight === 0 && pending.length > 0) flushSoon()
+      })
   }
-  const send = (batch: Pending[]) => {
-    const argv: (Buffer | string | number)[] = [keys[''] as string, deduplicationTtlMs]
+  const send = async (batch: Pending[]) => {
+    const argv: (Buffer | string | number)[] = [keys[''] as string, deduplicationTtlMs, opts]
     for (const job of batch) {
-      argv.push(job.jobId, job.name, job.timestamp, job.deduplicationId, job.data, job.opts)
+      argv.push(job.jobId, job.name, job.timestamp, job.deduplicationId, job.data)
       if (ordered) argv.push(...registerArgs(job.place))
     }
-    const pipeline = connection.pipeline() as unknown as Record<string, (...args: unknown[]) => unknown> & {
-      exec(): Promise<[Error | null, unknown][] | null>
+    const client = connection as unknown as Record<string, (...args: unknown[]) => Promise<unknown>> & {
+      pipeline(): Record<string, (...args: unknown[]) => unknown> & {
+        exec(): Promise<[Error | null, unknown][] | null>
+      }
     }
-    pipeline[command]!(...scriptKeys, ...argv)
-    if (waitReplicas > 0) pipeline.wait!(waitReplicas, waitTimeoutMs)
-    pipeline.exec().then(
-      (results) => {
-        const [added, waited] = results ?? []
-        const error = added?.[0] ?? waited?.[0] ?? unconfirmedWrite(waited?.[1], waitReplicas)
-        if (error) fail(batch, error)
-        else batch.forEach((job, i) => job.resolve(String((added?.[1] as unknown[])[i])))
-      },
-      (error: unknown) => fail(batch, error),
-    )
+    try {
+      if (waitReplicas === 0) {
+        // One command: no pipeline to build (and a Cluster client follows a redirection by itself).
+        const added = (await client[command]!(...scriptKeys, ...argv)) as unknown[]
+        batch.forEach((job, i) => job.resolve(String(added[i])))
+        return
+      }
+      const pipeline = client.pipeline()
+      pipeline[command]!(...scriptKeys, ...argv)
+      pipeline.wait!(waitReplicas, waitTimeoutMs)
+      const [added, waited] = (await pipeline.exec()) ?? []
+      const error = added?.[0] ?? waited?.[0] ?? unconfirmedWrite(waited?.[1], waitReplicas)
+      if (error) fail(batch, error)
+      else batch.forEach((job, i) => job.resolve(String((added?.[1] as unknown[])[i])))
+    } catch (error) {
+      fail(batch, error)
+    }
   }
 
   const fail = (batch: Pending[], error: unknown) => {
@@ -207,24 +270,18 @@ export function createJobAdder({
   return {
     add(name, data, jobId, deduplicationId, place) {
       return new Promise<string>((resolve, reject) => {
-        const opts = packer.pack({
-          ...template,
-          jobId,
-          de: { id: deduplicationId, ttl: deduplicationTtlMs },
-        })
         const job = {
           jobId,
           name,
           timestamp: Date.now(),
           deduplicationId,
           data,
-          opts,
           place,
           resolve,
           reject,
         }
-        if (pending.push(job) === 1) setImmediate(flush)
-        else if (pending.length >= maxBatch) flush()
+        if (pending.push(job) >= maxBatch) flush()
+        else if (inFlight === 0) flushSoon()
       })
     },
   }
