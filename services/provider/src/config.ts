@@ -1,6 +1,7 @@
 import { join } from 'node:path'
 import { DEFAULT_DELIVERY_TIMEOUT_MS } from '@pf/provider-kit'
 import { DEFAULT_MIN_SHARE } from './lists/check-list-counts'
+import { DEFAULT_ALERT_DELIVERY, type AlertDeliverySettings } from './watches/alerts/alert-delivery-settings'
 import { DEFAULT_MAX_NAME_LENGTH, MIN_NAME_LENGTH } from './lists/cut-long-names'
 import { DEMO_API_KEY } from '@pf/schemas'
 import {
@@ -48,6 +49,8 @@ export interface ProviderConfig {
   server: ServerLimits
   /** `READY_CACHE_MS`, `METRICS_PORT`. */
   ops: OpsSettings
+  /** Watch alert delivery: `WATCH_ALERT_*`; undefined: the defaults (`DEFAULT_ALERT_DELIVERY`). */
+  watchAlerts?: AlertDeliverySettings
 }
 
 export interface CompaniesDatabaseConfig {
@@ -136,6 +139,7 @@ export function loadProviderConfig(source: Env): ProviderConfig {
     },
     server,
     ops: readOpsSettings(env, { port }),
+    watchAlerts: readWatchAlerts(env),
   }
   return env.done(config)
 }
@@ -156,6 +160,35 @@ function readCompaniesDatabase(env: ReturnType<typeof createEnvReader>): Compani
   const poolSize = env.int('COMPANIES_DATABASE_POOL', { default: 10, min: 1, max: 1000 })
   const timeoutMs = env.int('COMPANIES_DATABASE_TIMEOUT_MS', { default: 5000, min: 100, max: 600_000 })
   return url ? { url, readUrl, poolSize, timeoutMs } : undefined
+}
+
+/** `WATCH_ALERT_*`: batches, polling and the retry policy of watch alerts (README, Watches). */
+function readWatchAlerts(env: ReturnType<typeof createEnvReader>): AlertDeliverySettings {
+  const defaults = DEFAULT_ALERT_DELIVERY
+  const retry = {
+    baseMs: env.int('WATCH_ALERT_RETRY_BASE_MS', { default: defaults.retry.baseMs, min: 10, max: 3_600_000 }),
+    maxDelayMs: env.int('WATCH_ALERT_RETRY_MAX_DELAY_MS', {
+      default: defaults.retry.maxDelayMs,
+      min: 10,
+      max: 24 * 3_600_000,
+    }),
+    horizonMs:
+      env.int('WATCH_ALERT_RETRY_HORIZON_SECONDS', {
+        default: defaults.retry.horizonMs / 1000,
+        min: 1,
+        max: 30 * 86_400,
+      }) * 1000,
+  }
+  if (retry.maxDelayMs < retry.baseMs)
+    env.problem(
+      `WATCH_ALERT_RETRY_MAX_DELAY_MS must be at least WATCH_ALERT_RETRY_BASE_MS (${retry.baseMs}) (got "${retry.maxDelayMs}")`,
+    )
+  return {
+    batchSize: env.int('WATCH_ALERT_BATCH_SIZE', { default: defaults.batchSize, min: 1, max: 1000 }),
+    concurrency: env.int('WATCH_ALERT_CONCURRENCY', { default: defaults.concurrency, min: 1, max: 64 }),
+    pollMs: env.int('WATCH_ALERT_POLL_MS', { default: defaults.pollMs, min: 10, max: 600_000 }),
+    retry,
+  }
 }
 
 /** `OUTBOUND_ALLOWED_PORTS`: a comma list of ports; empty means any port. */

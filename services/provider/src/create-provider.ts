@@ -1,5 +1,6 @@
 import type { S3Client } from '@aws-sdk/client-s3'
 import type { Express } from 'express'
+import type { Pool } from 'pg'
 import type { Registry } from 'prom-client'
 import { createProvider as createKitProvider } from '@pf/provider-kit'
 import { createMetricsRegistry, type Logger, type RunnableService } from '@pf/service-kit'
@@ -11,6 +12,8 @@ import { sanctionsEndpoint } from './endpoints/sanctions-endpoint'
 import { createListMetrics } from './list-metrics'
 import type { ListInfo, RefreshOutcome, SanctionsLists } from './lists/sanctions-lists'
 import { SearchEngine } from './search-engine'
+import { createAlertDeliverer } from './watches/alerts/create-alert-deliverer'
+import { watchAlertRoutes } from './watches/alerts/watch-alert-routes'
 
 /**
  * The provider as `serve` runs it: `ready()` resolves when the default bucket and the company store answer;
@@ -36,6 +39,11 @@ export interface ProviderAdapters {
   lists?: SanctionsLists
   /** Where companies are searched (`openCompanyStore`); default: the datasets' companies, in memory. */
   companies?: CompanyStore
+  /**
+   * The watches database (migrated, `migrateWatches`; at least `WATCH_ALERT_CONCURRENCY` + 1 connections, the
+   * caller's to end); undefined: the watch endpoints answer 501 and no alerts are delivered.
+   */
+  watchesPool?: Pool
 }
 
 /**
@@ -44,11 +52,21 @@ export interface ProviderAdapters {
  */
 export function createProvider(
   config: ProviderConfig,
-  { logger, registry, engine, s3, lists, companies }: ProviderAdapters,
+  { logger, registry, engine, s3, lists, companies, watchesPool }: ProviderAdapters,
 ): Provider {
   const search = engine ?? buildEngine(config.dataDir, logger, lists, companies)
   const metricsRegistry = registry ?? createMetricsRegistry('pf_provider')
   const metrics = createListMetrics(metricsRegistry, () => search.lists.current().lists)
+  // Every replica delivers alerts: each batch is claimed with a row lock, so one sends it (README, Watches).
+  const deliverer =
+    watchesPool &&
+    createAlertDeliverer({
+      pool: watchesPool,
+      logger,
+      outbound: config.outbound,
+      settings: config.watchAlerts,
+      registry: metricsRegistry,
+    })
   const kit = createKitProvider({
     endpoints: [
       companiesEndpoint(search, { maxDeliveryRecords: config.delivery?.maxRecords }),
@@ -78,6 +96,7 @@ export function createProvider(
           lastRefresh: lastRefresh ? { ok: lastRefresh.ok, at: lastRefresh.at, ...refused } : null,
         })
       })
+      watchAlertRoutes({ pool: watchesPool, onRequeued: () => deliverer?.wake() })(router)
     },
   })
   const refreshLists = async () => {
@@ -90,11 +109,16 @@ export function createProvider(
     app: kit.app,
     registry: metricsRegistry,
     ready: kit.ready,
-    start: async () => schedule.start(),
+    start: async () => {
+      schedule.start()
+      deliverer?.start()
+    },
     refreshLists,
     lists: () => search.lists.current().lists,
     close: async () => {
       schedule.stop()
+      // Attempts in flight end within OUTBOUND_TIMEOUT_MS, inside the drain time; the rest wait in the database.
+      await deliverer?.stop()
       await kit.close()
       await search.companies.close()
     },

@@ -31,7 +31,11 @@ export interface RecordedRequest {
 /** A local HTTP server that records what it receives (callbacks, webhook deliveries). */
 export async function startRecorder() {
   const requests: RecordedRequest[] = []
-  const behaviour = { status: 200, hang: false }
+  // `statusOf`, when set, answers each request by its index (0 first), a number or 'hang'.
+  const behaviour: { status: number; hang: boolean; statusOf?: (index: number) => number | 'hang' } = {
+    status: 200,
+    hang: false,
+  }
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = []
     req.on('data', (chunk: Buffer) => chunks.push(chunk))
@@ -42,8 +46,9 @@ export async function startRecorder() {
         headers: req.headers,
         body: Buffer.concat(chunks),
       })
-      if (behaviour.hang) return
-      res.writeHead(behaviour.status, { 'content-type': 'text/plain' }).end('ok')
+      const answer = behaviour.statusOf?.(requests.length - 1) ?? (behaviour.hang ? 'hang' : behaviour.status)
+      if (answer === 'hang') return
+      res.writeHead(answer, { 'content-type': 'text/plain' }).end('ok')
     })
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
