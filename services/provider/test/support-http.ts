@@ -1,4 +1,5 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http'
+import type { Pool } from 'pg'
 import type { AddressInfo } from 'node:net'
 import { CreateBucketCommand } from '@aws-sdk/client-s3'
 import {
@@ -11,6 +12,7 @@ import {
   type RunningServer,
 } from '@pf/service-kit'
 import { startS3Server, type S3ServerHandle } from '@pf/testkit/s3'
+import type { ProviderConfig } from '../src/config'
 import { createProvider } from '../src/create-provider'
 import { loadDatasets } from '../src/datasets/load-datasets'
 import { loadOfacCsv } from '../src/datasets/load-ofac-csv'
@@ -96,6 +98,8 @@ export async function startProvider(
     engine,
     delivery,
     ops = DEFAULT_OPS_SETTINGS,
+    watchesPool,
+    watchAlerts,
   }: {
     allowPrivate?: boolean
     timeoutMs?: number
@@ -112,6 +116,10 @@ export async function startProvider(
     engine?: SearchEngine
     /** `DELIVERY_TIMEOUT_MS`, `PROVIDER_MAX_DELIVERY_RECORDS`. */
     delivery?: { timeoutMs: number; maxRecords?: number }
+    /** The watches database: the provider is started (its alert deliverer runs) and closed with the server. */
+    watchesPool?: Pool
+    /** `WATCH_ALERT_*`. */
+    watchAlerts?: ProviderConfig['watchAlerts']
   } = {},
 ): Promise<StartedProvider> {
   const s3 = createS3Client({
@@ -120,7 +128,7 @@ export async function startProvider(
     credentials: s3Server.credentials,
     timeoutMs,
   })
-  const { app } = createProvider(
+  const provider = createProvider(
     {
       port: 0,
       logLevel: 'silent',
@@ -135,6 +143,7 @@ export async function startProvider(
       sanctions: { loadTimeoutMs: 120_000, maxBytes: 512 * 1024 * 1024, minShare: 0.5, maxNameLength: 1000 },
       server: DEFAULT_SERVER_LIMITS,
       ops,
+      watchAlerts,
     },
     {
       engine:
@@ -142,14 +151,17 @@ export async function startProvider(
       s3,
       logger: createLogger({ name: 'test', level: 'silent' }),
       registry: createMetricsRegistry('test'),
+      watchesPool,
     },
   )
-  const running = await listen(app, { port: 0, host: '127.0.0.1' })
+  if (watchesPool) await provider.start()
+  const running = await listen(provider.app, { port: 0, host: '127.0.0.1' })
   return {
     ...running,
     s3,
     stop: async () => {
       await running.close()
+      if (watchesPool) await provider.close()
       s3.destroy()
     },
   }
