@@ -57,6 +57,9 @@ export function createAlertDeliverer(options: AlertDelivererOptions): AlertDeliv
     random: options.random,
     onOutcome: (outcome: string) => attempts?.inc({ outcome }),
   }
+  // An idle connection whose session ended (a database restart) is an 'error' event on the pool, which would
+  // end the process unheard: logged while the deliverer runs; the next pass connects again.
+  const onPoolError = (error: Error) => logger.warn({ err: error }, 'watches database connection lost')
   let running = false
   let loops: Promise<void>[] = []
   const sleepers = new Set<() => void>()
@@ -90,6 +93,7 @@ export function createAlertDeliverer(options: AlertDelivererOptions): AlertDeliv
     start() {
       if (running) return
       running = true
+      pool.on('error', onPoolError)
       loops = Array.from({ length: concurrency }, loop)
     },
     wake,
@@ -98,6 +102,7 @@ export function createAlertDeliverer(options: AlertDelivererOptions): AlertDeliv
       wake()
       await Promise.all(loops)
       loops = []
+      pool.off('error', onPoolError)
     },
   }
 }
