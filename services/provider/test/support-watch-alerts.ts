@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto'
-import type { Pool } from 'pg'
+import { Client, type Pool } from 'pg'
 import { createLogger } from '@pf/service-kit'
 import { createAlertDeliverer, type AlertDelivererOptions } from '../src/watches/alerts'
 import type { AlertBatchPayload } from '../src/watches/alerts'
+import { eventually } from './support-eventually'
 import type { RecordedRequest } from './support-http'
 
 export const silentLogger = createLogger({ name: 'test', level: 'silent' })
@@ -70,4 +71,25 @@ export function testDeliverer(pool: Pool, options: Partial<AlertDelivererOptions
       retry: { baseMs: 1, maxDelayMs: 4, horizonMs: 3_600_000, ...options.settings?.retry },
     },
   })
+}
+
+/**
+ * Ends a pool and waits until the server has seen its sessions go: `pool.end()` resolves as its clients start
+ * closing, and a server stopped in that moment sends them a FATAL that no one would hear (an 'error' event).
+ * The last pool of a test file: it waits for every session, those of pools ended before it too.
+ */
+export async function endPool(pool: Pool, url: string): Promise<void> {
+  await pool.end()
+  const client = new Client({ connectionString: url })
+  await client.connect()
+  try {
+    await eventually(async () => {
+      const { rows } = await client.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM pg_stat_activity WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()`,
+      )
+      return rows[0]?.n === 0
+    })
+  } finally {
+    await client.end()
+  }
 }

@@ -5,7 +5,7 @@ import { migrateWatches } from '../src/watches/migrate-watches'
 import { eventually } from './support-eventually'
 import { API_KEY, startProvider, startRecorder, startStore, type StartedProvider } from './support-http'
 import type { AlertPage } from '../src/watches/alerts'
-import { batchesOf, insertAlerts, insertWatch, payloadOf } from './support-watch-alerts'
+import { batchesOf, endPool, insertAlerts, insertWatch, payloadOf } from './support-watch-alerts'
 
 // GET /api/watches/{watchId}/alerts and POST …/alerts/retry through the provider, whose start() runs the
 // alert deliverer on the watches database.
@@ -17,7 +17,7 @@ let receiver: Awaited<ReturnType<typeof startRecorder>>
 
 beforeAll(async () => {
   const postgres = cleanup.add(await startPostgres(), (p) => p.destroy())
-  pool = cleanup.add(new Pool({ connectionString: postgres.url, max: 6 }), (p) => p.end())
+  pool = cleanup.add(new Pool({ connectionString: postgres.url, max: 6 }), (p) => endPool(p, postgres.url))
   await migrateWatches(pool)
   const store = cleanup.add(await startStore(), (s) => s.stop())
   receiver = cleanup.add(await startRecorder(), (r) => r.close())

@@ -10,12 +10,14 @@ import {
   retryDelayMs,
 } from '../src/watches/alerts'
 import { createOutboundClient } from '@pf/provider-kit'
+import { loadProviderConfig } from '../src/config'
 import { migrateWatches } from '../src/watches/migrate-watches'
 import { eventually } from './support-eventually'
 import { startRecorder } from './support-http'
 import {
   batchesOf,
   insertAlerts,
+  endPool,
   insertWatch,
   payloadOf,
   silentLogger,
@@ -28,7 +30,7 @@ let pool: Pool
 
 beforeAll(async () => {
   postgres = cleanup.add(await startPostgres(), (p) => p.destroy())
-  pool = cleanup.add(new Pool({ connectionString: postgres.url, max: 8 }), (p) => p.end())
+  pool = cleanup.add(new Pool({ connectionString: postgres.url, max: 8 }), (p) => endPool(p, postgres.url))
   await migrateWatches(pool)
 })
 afterAll(() => cleanup.run())
@@ -247,5 +249,28 @@ describe('retryDelayMs', () => {
       1000, 2000, 4000, 8000, 10_000, 10_000,
     ])
     expect([1, 2, 5].map((n) => retryDelayMs(n, policy, () => 0))).toEqual([500, 1000, 5000])
+  })
+})
+
+describe('WATCH_ALERT_* settings', () => {
+  it('default to batches of 100, 4 at once, a poll a second, retries from 1 s doubling to 10 min for a day', () => {
+    expect(loadProviderConfig({}).watchAlerts).toEqual({
+      batchSize: 100,
+      concurrency: 4,
+      pollMs: 1000,
+      retry: { baseMs: 1000, maxDelayMs: 600_000, horizonMs: 86_400_000 },
+    })
+    expect(loadProviderConfig({ WATCH_ALERT_RETRY_HORIZON_SECONDS: '60' }).watchAlerts?.retry.horizonMs).toBe(
+      60_000,
+    )
+  })
+
+  it('refuse a batch size past 1000, a horizon of 0 and a longest delay below the first', () => {
+    for (const [name, value] of [
+      ['WATCH_ALERT_BATCH_SIZE', '1001'],
+      ['WATCH_ALERT_RETRY_HORIZON_SECONDS', '0'],
+      ['WATCH_ALERT_RETRY_MAX_DELAY_MS', '500'],
+    ] as const)
+      expect(() => loadProviderConfig({ [name]: value })).toThrow(name)
   })
 })
