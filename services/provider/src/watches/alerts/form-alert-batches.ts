@@ -26,6 +26,10 @@ export async function formAlertBatches(pool: Pool, { batchSize }: { batchSize: n
 
 async function formBatch(pool: Pool, watchId: string, batchSize: number): Promise<boolean> {
   const client = await pool.connect()
+  // A session ended between two statements is an 'error' event on the client: the next statement rejects.
+  let broken: Error | undefined
+  const onError = (error: Error) => (broken = error)
+  client.on('error', onError)
   try {
     await client.query('BEGIN')
     const formed = await formInTransaction(client, watchId, batchSize)
@@ -35,7 +39,8 @@ async function formBatch(pool: Pool, watchId: string, batchSize: number): Promis
     await client.query('ROLLBACK').catch(() => {})
     throw error
   } finally {
-    client.release()
+    client.off('error', onError)
+    client.release(broken)
   }
 }
 
