@@ -90,7 +90,7 @@ export class WatchedNameIndex {
       Int32Array.from(rowName),
       Uint8Array.from(rowParts, (parts) => Math.min(parts.length, 255)),
       Int32Array.from(rowParts, initialsOf),
-      PartVocabulary.build(rowParts, { cacheSize: 0 }).vocabulary,
+      PartVocabulary.build(rowParts).vocabulary,
       wholeOffsets,
       wholeRows,
       JaroWinklerIndex.build([...wholeIds.keys()], { acrossInitials: true }),
@@ -104,9 +104,16 @@ export class WatchedNameIndex {
   /** Every subject (its position in `subjects`) whose screening against one of `entries` may reach its threshold. */
   candidates(entries: Iterable<SanctionEntry>): Set<number> {
     const found = new Set<number>(this.always)
+    // A name unchanged by a change is on both sides of it, and names repeat across entries: each form once.
+    const searched = new Set<string>()
     for (const entry of entries)
       for (const { name, script } of listedNames(entry))
-        for (const { prepared } of listedForms(name, script)) this.addCandidates(prepared, found)
+        for (const { prepared } of listedForms(name, script)) {
+          const form = `${prepared.whole}\u0000${prepared.parts.join(' ')}`
+          if (searched.has(form)) continue
+          searched.add(form)
+          this.addCandidates(prepared, found)
+        }
     return found
   }
 
