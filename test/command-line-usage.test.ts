@@ -36,6 +36,7 @@ const COMMANDS: [string, string[]][] = [
   ['pnpm env-examples', script('scripts/env-example.ts')],
   ['pnpm interface-docs', script('scripts/interface-docs.ts')],
   ['pnpm start (the sandbox)', script('scripts/sandbox/main.ts')],
+  ['pnpm alert-receiver', script('scripts/alert-receiver.ts')],
   ['pnpm monitoring', script('deploy/monitoring/src/write-monitoring.ts')],
   ['the provider bench:compare', script('services/provider/bench/compare-commits.ts')],
 ]

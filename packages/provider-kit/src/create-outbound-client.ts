@@ -28,6 +28,9 @@ function publicOnlyLookup(hostname: string, options: LookupOptions, callback: Lo
   })
 }
 
+/** The outbound client: an axios instance, named so that users of the kit need not depend on axios. */
+export type OutboundClient = AxiosInstance
+
 export interface OutboundClientOptions {
   allowPrivate: boolean
   timeoutMs: number

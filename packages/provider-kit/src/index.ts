@@ -17,6 +17,10 @@ export type { DocumentedEndpoint, OpenApiOptions, RouteDoc } from './openapi-doc
 export { checkQuery, MAX_S3_KEY_BYTES } from './check-query'
 export type { CheckedQuery, QueryCheck, QueryRefusal, QueryRules } from './check-query'
 export { createS3Client } from './create-s3-client'
+export { createOutboundClient } from './create-outbound-client'
+export type { OutboundClient, OutboundClientOptions } from './create-outbound-client'
+export { postSignedJson } from './post-signed-json'
+export type { SignedPostOptions } from './post-signed-json'
 export type { S3ClientOptions } from './create-s3-client'
 export { DEFAULT_DELIVERY_TIMEOUT_MS } from './run-query'
 export {

@@ -3,12 +3,13 @@ import { benchAgreement } from './agreement.bench'
 import { benchCompanies } from './companies.bench'
 import { benchPostgres } from './postgres.bench'
 import { benchPrecision } from './precision.bench'
+import { benchRescreen } from './rescreen.bench'
 import { benchSanctions } from './sanctions.bench'
 import { benchScale } from './scale.bench'
 import { benchScripts } from './scripts.bench'
 
-// BENCH_ONLY=<name> runs one bench alone: scripts, agreement, precision, sanctions, scale, companies or postgres
-// (BENCH_PG_RECORDS sets the PostgreSQL bench's size).
+// BENCH_ONLY=<name> runs one bench alone: scripts, agreement, precision, sanctions, scale, companies, postgres or
+// rescreen (BENCH_PG_RECORDS sets the PostgreSQL bench's size, BENCH_RESCREEN_SUBJECTS the re-screen's).
 async function main() {
   const only = process.env.BENCH_ONLY
   const run = (name: string) => !only || only === name
@@ -20,6 +21,7 @@ async function main() {
     ...(run('scale') ? await benchScale() : []),
     ...(run('companies') ? benchCompanies() : []),
     ...(run('postgres') ? await benchPostgres() : []),
+    ...(run('rescreen') ? await benchRescreen() : []),
   ]
   console.log('\n@pf/provider benchmarks')
   console.table(rows)

@@ -1,6 +1,7 @@
 import { join } from 'node:path'
 import { DEFAULT_DELIVERY_TIMEOUT_MS } from '@pf/provider-kit'
 import { DEFAULT_MIN_SHARE } from './lists/check-list-counts'
+import { DEFAULT_ALERT_DELIVERY, type AlertDeliverySettings } from './watches/alerts/alert-delivery-settings'
 import { DEFAULT_MAX_NAME_LENGTH, MIN_NAME_LENGTH } from './lists/cut-long-names'
 import { DEMO_API_KEY } from '@pf/schemas'
 import {
@@ -50,6 +51,8 @@ export interface ProviderConfig {
   server: ServerLimits
   /** `READY_CACHE_MS`, `METRICS_PORT`. */
   ops: OpsSettings
+  /** Watch alert delivery: `WATCH_ALERT_*`; undefined: the defaults (`DEFAULT_ALERT_DELIVERY`). */
+  watchAlerts?: AlertDeliverySettings
 }
 
 export interface CompaniesDatabaseConfig {
@@ -106,6 +109,7 @@ export function loadProviderConfig(source: Env): ProviderConfig {
   // A query in flight may still wait on its delivery (up to DELIVERY_TIMEOUT_MS) and then its callback.
   const minimumDrainMs = deliveryTimeoutMs + outboundTimeoutMs
   const server = readServerLimits(env, { drainTimeoutMs: minimumDrainMs + 5000 })
+  const watchAlerts = readWatchAlerts(env)
   if (server.drainTimeoutMs < minimumDrainMs) {
     env.problem(
       `SHUTDOWN_DRAIN_MS must be at least DELIVERY_TIMEOUT_MS + OUTBOUND_TIMEOUT_MS (${minimumDrainMs}): a query in flight may wait on its delivery and its callback (got "${server.drainTimeoutMs}")`,
@@ -143,7 +147,7 @@ export function loadProviderConfig(source: Env): ProviderConfig {
     maxBodyBytes: env.int('PROVIDER_MAX_BODY_BYTES', { default: 256 * 1024, min: 1024 }),
     searchBudgetMs: env.int('SEARCH_TIME_BUDGET_MS', { default: 2000, min: 10, max: 60_000 }),
     companiesDatabase: readCompaniesDatabase(env),
-    watches: readWatches(env, server.requestTimeoutMs),
+    watches: readWatches(env, server.requestTimeoutMs, watchAlerts.concurrency),
     delivery: {
       timeoutMs: deliveryTimeoutMs,
       maxRecords: env.optional('PROVIDER_MAX_DELIVERY_RECORDS')
@@ -152,6 +156,7 @@ export function loadProviderConfig(source: Env): ProviderConfig {
     },
     server,
     ops: readOpsSettings(env, { port }),
+    watchAlerts,
   }
   return env.done(config)
 }
@@ -181,13 +186,21 @@ export const DEFAULT_WATCHES = { subjectsMaxBytes: 1024 ** 3, subjectsTimeoutMs:
 function readWatches(
   env: ReturnType<typeof createEnvReader>,
   requestTimeoutMs: number,
+  alertConcurrency: number,
 ): WatchesConfig | undefined {
   const url = env.optional('WATCHES_DATABASE_URL') ?? env.optional('COMPANIES_DATABASE_URL')
   if (url && !/^postgres(?:ql)?:\/\//.test(url) && env.optional('WATCHES_DATABASE_URL'))
     env.problem(
       `WATCHES_DATABASE_URL must be a postgres:// or postgresql:// URL (got a value starting "${url.slice(0, 11)}")`,
     )
-  const poolSize = env.int('WATCHES_DATABASE_POOL', { default: 5, min: 2, max: 1000 })
+  // The alert deliverer holds a connection per batch in flight, the screener one, and an upload or an API call
+  // needs at least one more: fewer would let the background work starve the routes.
+  const minPool = alertConcurrency + 2
+  const poolSize = env.int('WATCHES_DATABASE_POOL', { default: Math.max(10, minPool), min: 2, max: 1000 })
+  if (poolSize < minPool)
+    env.problem(
+      `WATCHES_DATABASE_POOL must be at least WATCH_ALERT_CONCURRENCY + 2 (${minPool}): the deliverer holds one connection per batch it sends, the screener one, the routes need the rest (got "${poolSize}")`,
+    )
   const subjectsMaxBytes = env.int('WATCH_SUBJECTS_MAX_BYTES', {
     default: DEFAULT_WATCHES.subjectsMaxBytes,
     min: 1024,
@@ -204,6 +217,35 @@ function readWatches(
     max: 3_600_000,
   })
   return url ? { url, poolSize, subjectsMaxBytes, subjectsTimeoutMs, screeningIntervalMs } : undefined
+}
+
+/** `WATCH_ALERT_*`: batches, polling and the retry policy of watch alerts (README, Watches). */
+function readWatchAlerts(env: ReturnType<typeof createEnvReader>): AlertDeliverySettings {
+  const defaults = DEFAULT_ALERT_DELIVERY
+  const retry = {
+    baseMs: env.int('WATCH_ALERT_RETRY_BASE_MS', { default: defaults.retry.baseMs, min: 10, max: 3_600_000 }),
+    maxDelayMs: env.int('WATCH_ALERT_RETRY_MAX_DELAY_MS', {
+      default: defaults.retry.maxDelayMs,
+      min: 10,
+      max: 24 * 3_600_000,
+    }),
+    horizonMs:
+      env.int('WATCH_ALERT_RETRY_HORIZON_SECONDS', {
+        default: defaults.retry.horizonMs / 1000,
+        min: 1,
+        max: 30 * 86_400,
+      }) * 1000,
+  }
+  if (retry.maxDelayMs < retry.baseMs)
+    env.problem(
+      `WATCH_ALERT_RETRY_MAX_DELAY_MS must be at least WATCH_ALERT_RETRY_BASE_MS (${retry.baseMs}) (got "${retry.maxDelayMs}")`,
+    )
+  return {
+    batchSize: env.int('WATCH_ALERT_BATCH_SIZE', { default: defaults.batchSize, min: 1, max: 1000 }),
+    concurrency: env.int('WATCH_ALERT_CONCURRENCY', { default: defaults.concurrency, min: 1, max: 64 }),
+    pollMs: env.int('WATCH_ALERT_POLL_MS', { default: defaults.pollMs, min: 10, max: 600_000 }),
+    retry,
+  }
 }
 
 /** `OUTBOUND_ALLOWED_PORTS`: a comma list of ports; empty means any port. */

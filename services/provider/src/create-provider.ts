@@ -13,6 +13,8 @@ import { sanctionsEndpoint } from './endpoints/sanctions-endpoint'
 import { createListMetrics } from './list-metrics'
 import type { ListInfo, RefreshOutcome, SanctionsLists } from './lists/sanctions-lists'
 import { SearchEngine } from './search-engine'
+import { createAlertDeliverer } from './watches/alerts/create-alert-deliverer'
+import { watchAlertRoutes } from './watches/alerts/watch-alert-routes'
 import { WATCH_OPENAPI_PATHS } from './watches/watch-openapi'
 import { WATCH_STREAMED_PATHS, watchRoutes } from './watches/watch-routes'
 import { createWatchScreener } from './watches/watch-screener'
@@ -41,7 +43,11 @@ export interface ProviderAdapters {
   lists?: SanctionsLists
   /** Where companies are searched (`openCompanyStore`); default: the datasets' companies, in memory. */
   companies?: CompanyStore
-  /** The watches database (`openWatchesDatabase`), closed with the provider; undefined: watches answer 501. */
+  /**
+   * The watches database (`openWatchesDatabase`: migrated, sized by `WATCHES_DATABASE_POOL`), ended by `close()`
+   * after the screener and the alert deliverer stop; undefined: the watch endpoints answer 501, nothing is screened
+   * or delivered.
+   */
   watches?: Pool
 }
 
@@ -56,6 +62,16 @@ export function createProvider(
   const search = engine ?? buildEngine(config.dataDir, logger, lists, companies)
   const metricsRegistry = registry ?? createMetricsRegistry('pf_provider')
   const metrics = createListMetrics(metricsRegistry, () => search.lists.current().lists)
+  // Every replica delivers alerts: each batch is claimed with a row lock, so one sends it (README, Watches).
+  const deliverer =
+    watches &&
+    createAlertDeliverer({
+      pool: watches,
+      logger,
+      outbound: config.outbound,
+      settings: config.watchAlerts,
+      registry: metricsRegistry,
+    })
   const screener =
     watches &&
     createWatchScreener({
@@ -64,6 +80,8 @@ export function createProvider(
       logger,
       registry: metricsRegistry,
       intervalMs: config.watches?.screeningIntervalMs ?? 1000,
+      // The screener's alerts are sent at once rather than at the deliverer's next poll.
+      alertsWritten: () => deliverer?.wake(),
     })
   const watchApi = watchRoutes({
     pool: watches,
@@ -108,6 +126,7 @@ export function createProvider(
         })
       })
       watchApi(router)
+      if (watches) watchAlertRoutes({ pool: watches, onRequeued: () => deliverer?.wake() })(router)
     },
   })
   const refreshLists = async () => {
@@ -123,12 +142,15 @@ export function createProvider(
     start: async () => {
       schedule.start()
       screener?.start()
+      deliverer?.start()
     },
     refreshLists,
     lists: () => search.lists.current().lists,
     close: async () => {
       schedule.stop()
       await screener?.stop()
+      // Attempts in flight end within OUTBOUND_TIMEOUT_MS, inside the drain time; the rest wait in the database.
+      await deliverer?.stop()
       await kit.close()
       await search.companies.close()
       await watches?.end()

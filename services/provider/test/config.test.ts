@@ -32,7 +32,7 @@ describe('provider configuration', () => {
     const companies = 'postgres://db.internal/companies'
     expect(loadProviderConfig({ COMPANIES_DATABASE_URL: companies }).watches).toMatchObject({
       url: companies,
-      poolSize: 5,
+      poolSize: 10,
       subjectsMaxBytes: 1024 ** 3,
       subjectsTimeoutMs: 30_000,
     })
@@ -44,6 +44,15 @@ describe('provider configuration', () => {
     ).toBe('postgres://db.internal/w')
     expect(problemsOf({ WATCHES_DATABASE_URL: 'mysql://x' })).toEqual([
       expect.stringMatching(/^WATCHES_DATABASE_URL must be a postgres:\/\//),
+    ])
+  })
+
+  it('sizes the watches pool for the alert deliverer, the screener and the routes', () => {
+    const url = 'postgres://db.internal/w'
+    const env = { WATCHES_DATABASE_URL: url, WATCH_ALERT_CONCURRENCY: '20' }
+    expect(loadProviderConfig(env).watches?.poolSize).toBe(22)
+    expect(problemsOf({ ...env, WATCHES_DATABASE_POOL: '21' })).toEqual([
+      expect.stringMatching(/^WATCHES_DATABASE_POOL must be at least WATCH_ALERT_CONCURRENCY \+ 2 \(22\)/),
     ])
   })
 

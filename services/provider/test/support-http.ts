@@ -1,4 +1,5 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http'
+import type { Pool } from 'pg'
 import type { AddressInfo } from 'node:net'
 import { CreateBucketCommand } from '@aws-sdk/client-s3'
 import {
@@ -11,8 +12,7 @@ import {
   type RunningServer,
 } from '@pf/service-kit'
 import { startS3Server, type S3ServerHandle } from '@pf/testkit/s3'
-import type { Pool } from 'pg'
-import type { WatchesConfig } from '../src/config'
+import type { ProviderConfig, WatchesConfig } from '../src/config'
 import { createProvider } from '../src/create-provider'
 import { loadDatasets } from '../src/datasets/load-datasets'
 import { loadOfacCsv } from '../src/datasets/load-ofac-csv'
@@ -33,7 +33,11 @@ export interface RecordedRequest {
 /** A local HTTP server that records what it receives (callbacks, webhook deliveries). */
 export async function startRecorder() {
   const requests: RecordedRequest[] = []
-  const behaviour = { status: 200, hang: false }
+  // `statusOf`, when set, answers each request by its index (0 first), a number or 'hang'.
+  const behaviour: { status: number; hang: boolean; statusOf?: (index: number) => number | 'hang' } = {
+    status: 200,
+    hang: false,
+  }
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = []
     req.on('data', (chunk: Buffer) => chunks.push(chunk))
@@ -44,8 +48,9 @@ export async function startRecorder() {
         headers: req.headers,
         body: Buffer.concat(chunks),
       })
-      if (behaviour.hang) return
-      res.writeHead(behaviour.status, { 'content-type': 'text/plain' }).end('ok')
+      const answer = behaviour.statusOf?.(requests.length - 1) ?? (behaviour.hang ? 'hang' : behaviour.status)
+      if (answer === 'hang') return
+      res.writeHead(answer, { 'content-type': 'text/plain' }).end('ok')
     })
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
@@ -94,6 +99,7 @@ export async function startProvider(
     delivery,
     ops = DEFAULT_OPS_SETTINGS,
     watches,
+    watchAlerts,
   }: {
     allowPrivate?: boolean
     timeoutMs?: number
@@ -112,6 +118,8 @@ export async function startProvider(
     delivery?: { timeoutMs: number; maxRecords?: number }
     /** The watches database and its settings: the screener runs, and the pool is closed with the provider. */
     watches?: { pool: Pool; config: WatchesConfig }
+    /** `WATCH_ALERT_*`. */
+    watchAlerts?: ProviderConfig['watchAlerts']
   } = {},
 ): Promise<StartedProvider> {
   const s3 = createS3Client({
@@ -136,6 +144,7 @@ export async function startProvider(
       server: DEFAULT_SERVER_LIMITS,
       ops,
       watches: watches?.config,
+      watchAlerts,
     },
     {
       engine:

@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import type { Pool } from 'pg'
 import { createLogger } from '@pf/service-kit'
 import type { S3ServerHandle } from '@pf/testkit/s3'
-import type { WatchesConfig } from '../src/config'
+import type { ProviderConfig, WatchesConfig } from '../src/config'
 import type { SanctionsLists } from '../src/lists/sanctions-lists'
 import { openWatchesDatabase } from '../src/watches/open-watches-database'
 import { API_KEY, startProvider } from './support-http'
@@ -23,11 +23,19 @@ export const watchesConfig = (url: string, overrides: Partial<WatchesConfig> = {
 export async function startWatchProvider(
   store: S3ServerHandle,
   url: string,
-  { lists, overrides }: { lists?: SanctionsLists; overrides?: Partial<WatchesConfig> } = {},
+  {
+    lists,
+    overrides,
+    watchAlerts,
+  }: {
+    lists?: SanctionsLists
+    overrides?: Partial<WatchesConfig>
+    watchAlerts?: ProviderConfig['watchAlerts']
+  } = {},
 ) {
   const config = watchesConfig(url, overrides)
   const pool = (await openWatchesDatabase(config, createLogger({ name: 'test', level: 'silent' }))) as Pool
-  return startProvider(store, { lists, watches: { pool, config } })
+  return startProvider(store, { lists, watches: { pool, config }, watchAlerts })
 }
 
 /** A JSON Lines sanctions list in a temp folder, rewritten by `write`: its path. */

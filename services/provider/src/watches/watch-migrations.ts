@@ -1,4 +1,5 @@
 import type { Migration } from '../postgres/apply-migrations'
+import { ALERT_MIGRATIONS } from './alerts/alert-migrations'
 
 /**
  * The watches schema (issue 40). Version ranges, so that work on its parts can add migrations side by side:
@@ -93,4 +94,5 @@ export const WATCH_MIGRATIONS: readonly Migration[] = [
       CREATE INDEX watch_alerts_by_batch ON watch_alerts (batch_id);
     `,
   },
+  ...ALERT_MIGRATIONS,
 ]

@@ -1,5 +1,6 @@
 import type { OpenApiOperation } from '@pf/service-kit'
 import { WatchBodySchema, WatchDecisionSchema, WatchSubjectSchema } from '@pf/schemas'
+import { DEFAULT_ALERT_PAGE, MAX_ALERT_PAGE } from './alerts/watch-alert-routes'
 import { MAX_PAGE_LIMIT } from './read-page'
 
 const security = [{ apiKey: [] }]
@@ -93,6 +94,37 @@ export const WATCH_OPENAPI_PATHS: Record<string, Record<string, OpenApiOperation
     post: op('Record a decision on a subject and a listed entry (201); history kept', {
       parameters: [path('watchId')],
       requestBody: { schema: WatchDecisionSchema },
+    }),
+  },
+  '/api/watches/{watchId}/alerts': {
+    get: op(
+      'The alerts not yet acknowledged (pending) or past their retry horizon (failed), in delivery order',
+      {
+        parameters: [
+          path('watchId'),
+          {
+            name: 'status',
+            in: 'query',
+            schema: { type: 'string', enum: ['pending', 'failed'], default: 'pending' },
+          },
+          {
+            name: 'limit',
+            in: 'query',
+            schema: { type: 'integer', minimum: 1, maximum: MAX_ALERT_PAGE, default: DEFAULT_ALERT_PAGE },
+          },
+          {
+            name: 'cursor',
+            in: 'query',
+            schema: { type: 'string' },
+            description: 'the nextCursor of the page before',
+          },
+        ],
+      },
+    ),
+  },
+  '/api/watches/{watchId}/alerts/retry': {
+    post: op("Re-queue the watch's failed alert batch with a whole retry horizon: {watchId, requeued}", {
+      parameters: [path('watchId')],
     }),
   },
 }

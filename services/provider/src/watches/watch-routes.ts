@@ -25,6 +25,10 @@ const SUBJECT_FORMATS: Record<string, 'array' | 'lines'> = {
   'application/jsonlines': 'lines',
 }
 
+/** What every `/api/watches` route (the alert routes included) answers without a watches database (501). */
+export const NO_WATCHES_DATABASE =
+  'watches need a PostgreSQL database: set WATCHES_DATABASE_URL (or COMPANIES_DATABASE_URL)'
+
 export interface WatchRoutesOptions {
   /** The watches database; undefined: every watch route answers 501 naming the setting. */
   pool?: Pool
@@ -46,9 +50,7 @@ export function watchRoutes({ pool, engine, outbound, subjects, written }: Watch
   return (router: Router) => {
     if (!pool) {
       router.use('/watches', (_req, res) => {
-        res.status(501).json({
-          error: 'watches need a database: set WATCHES_DATABASE_URL (or COMPANIES_DATABASE_URL)',
-        })
+        res.status(501).json({ error: NO_WATCHES_DATABASE })
       })
       return
     }

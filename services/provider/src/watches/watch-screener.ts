@@ -43,12 +43,15 @@ export function createWatchScreener({
   logger,
   registry,
   intervalMs,
+  alertsWritten,
 }: {
   pool: Pool
   engine: Pick<SearchEngine, 'lists' | 'searchSanctions'>
   logger: Logger
   registry: Registry
   intervalMs: number
+  /** Called after a batch that wrote alerts commits (the alert deliverer's `wake`), so they go out at once. */
+  alertsWritten?: () => void
 }): WatchScreener {
   new Gauge({
     name: 'pf_provider_watch_screening_backlog',
@@ -69,6 +72,7 @@ export function createWatchScreener({
 
   const batch = async (): Promise<number> => {
     const client = await pool.connect()
+    let alerts = 0
     try {
       await client.query('BEGIN')
       const { rows } = await client.query<PendingSubject>(
@@ -87,7 +91,13 @@ export function createWatchScreener({
           birthYear: row.birth_year,
           entityType: row.entity_type,
         }
-        await applySubjectHits(client, row.watch_id, row.subject_id, screenSubject(engine, watch, subject))
+        const written = await applySubjectHits(
+          client,
+          row.watch_id,
+          row.subject_id,
+          screenSubject(engine, watch, subject),
+        )
+        alerts += written.new + written.changed + written.removed
       }
       if (rows.length > 0)
         await client.query(
@@ -97,6 +107,7 @@ export function createWatchScreener({
           [JSON.stringify(rows.map(({ watch_id, subject_id }) => ({ watch_id, subject_id })))],
         )
       await client.query('COMMIT')
+      if (alerts > 0) alertsWritten?.()
       return rows.length
     } catch (error) {
       await client.query('ROLLBACK').catch(() => {})

@@ -1,0 +1,116 @@
+import { join } from 'node:path'
+import { createLogger } from '@pf/service-kit'
+import { locateReferenceData } from '@pf/testkit'
+import { SanctionsLists } from '../src/lists/sanctions-lists'
+import { SanctionsIndex } from '../src/screening/sanctions-index'
+import { diffListEntries } from '../src/watches/rescreen/list-change'
+import { rescreenTouched, touchedParties } from '../src/watches/rescreen/rescreen-change'
+import { WatchedNameIndex } from '../src/watches/rescreen/watched-name-index'
+import { subjectQuery, type WatchedSubject } from '../src/watches/rescreen/watched-subject'
+import { seededRandom } from '../scripts/sample-generator'
+import { loadNameFrequencies, NAME_LOCALES } from '../test/support-customer-names'
+import { editedLists } from '../test/support-watch-rescreen'
+import { memoryHeldMb, round } from './stats'
+
+const SUBJECTS = Number(process.env.BENCH_RESCREEN_SUBJECTS ?? 1_000_000)
+const CHANGED = 1000
+/** Subjects screened in full to time the full re-screen, extrapolated to all. */
+const FULL_SAMPLE = 20_000
+const LISTS = ['ofac-sdn-2024', 'ofac-consolidated', 'un-consolidated', 'us-csl', 'opensanctions-ftm']
+
+/** Draws from weighted names by binary search over their cumulative weights (a million draws). */
+function drawer(names: readonly { name: string; weight: number }[], random: () => number) {
+  const cumulative = Float64Array.from(names, () => 0)
+  names.reduce((sum, { weight }, i) => (cumulative[i] = sum + weight), 0)
+  const total = cumulative[names.length - 1] as number
+  return () => {
+    const target = random() * total
+    let [low, high] = [0, names.length - 1]
+    while (low < high) {
+      const middle = (low + high) >> 1
+      if ((cumulative[middle] as number) < target) low = middle + 1
+      else high = middle
+    }
+    return (names[low] as { name: string }).name
+  }
+}
+
+/** `count` subjects over 100 watches (threshold 85): customers' names by frequency, one in 50 a listed name. */
+function generatedSubjects(count: number, listed: readonly string[]): WatchedSubject[] {
+  const random = seededRandom(40)
+  const locales = NAME_LOCALES.map((locale) => {
+    const { female, male, family, familyFirst } = loadNameFrequencies(locale)
+    return { given: drawer([...female, ...male], random), family: drawer(family, random), familyFirst }
+  })
+  return Array.from({ length: count }, (_, i) => {
+    const locale = locales[i % locales.length]!
+    const [given, family] = [locale.given(), locale.family()]
+    const name =
+      i % 50 === 0
+        ? (listed[Math.floor(random() * listed.length)] as string)
+        : locale.familyFirst
+          ? `${family} ${given}`
+          : `${given} ${family}`
+    return { watchId: `watch-${i % 100}`, subjectId: `subject-${i}`, name, threshold: 85 }
+  })
+}
+
+const seconds = (from: number) => round((performance.now() - from) / 1000, 2)
+
+/**
+ * Re-screening on list changes (issue 40): a million watched subjects indexed by name (`WatchedNameIndex`), a
+ * change of 1,000 entries of the reference lists turned into each concerned subject's hits, and a full
+ * re-screen of every subject against the lists (timed on a sample, extrapolated).
+ */
+export async function benchRescreen() {
+  const logger = createLogger({ name: 'bench', level: 'silent' })
+  const reference = locateReferenceData(__dirname)
+  const lists = await SanctionsLists.load(
+    LISTS.map((list) => join(reference, list)),
+    { timeoutMs: 30_000, maxBytes: 256 * 1024 * 1024, logger },
+  )
+  const before = lists.current().index.entries
+  const subjects = generatedSubjects(
+    SUBJECTS,
+    before.map(({ name }) => name),
+  )
+  const heldBefore = memoryHeldMb()
+  let started = performance.now()
+  const index = WatchedNameIndex.build(subjects)
+  const buildSeconds = seconds(started)
+  const indexMb = Math.round(memoryHeldMb() - heldBefore)
+
+  const after = editedLists(before, subjects, CHANGED, 41)
+  started = performance.now()
+  const change = diffListEntries(before, after)
+  const touched = touchedParties(change, { before, after })
+  const rescreen = rescreenTouched(touched, index)
+  const changeSeconds = seconds(started)
+  const changed = change.added.length + change.changed.length + change.removed.length
+
+  const full = SanctionsIndex.build(after)
+  started = performance.now()
+  let hits = 0
+  for (const subject of subjects.slice(0, FULL_SAMPLE)) hits += full.search(subjectQuery(subject)).length
+  const perSubjectMs = (performance.now() - started) / FULL_SAMPLE
+  return [
+    {
+      benchmark: `watched-name index over ${SUBJECTS} subjects: build / memory held`,
+      metric: 's / MB',
+      value: `${buildSeconds} / ${indexMb}`,
+      target: '',
+    },
+    {
+      benchmark: `list change of ${changed} entries (${touched.before.length} / ${touched.after.length} entries of touched parties) → ${rescreen.subjects.length} subjects' hits`,
+      metric: 's',
+      value: changeSeconds,
+      target: '≤ 10',
+    },
+    {
+      benchmark: `full re-screen of ${SUBJECTS} subjects against ${after.length} entries (from ${FULL_SAMPLE}: ${hits} hits)`,
+      metric: 's',
+      value: round((perSubjectMs * SUBJECTS) / 1000, 1),
+      target: '≤ 600',
+    },
+  ]
+}

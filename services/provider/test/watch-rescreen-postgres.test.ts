@@ -1,0 +1,155 @@
+import { createCleanup } from '@pf/testkit'
+import { startPostgres, type PostgresHandle } from '@pf/testkit/postgres'
+import { Pool, type PoolClient } from 'pg'
+import type { SanctionEntry } from '../src/datasets/records'
+import { migrateWatches } from '../src/watches/migrate-watches'
+import { WATCH_MIGRATIONS } from '../src/watches/watch-migrations'
+import { diffListEntries } from '../src/watches/rescreen/list-change'
+import { loadWatchedSubjects } from '../src/watches/rescreen/load-watched-subjects'
+import { recordListChange } from '../src/watches/rescreen/record-list-change'
+import { touchedParties } from '../src/watches/rescreen/rescreen-change'
+import { RESCREEN_MIGRATIONS } from '../src/watches/rescreen/rescreen-migrations'
+import { rescreenListChanges } from '../src/watches/rescreen/rescreen-list-changes'
+import type { SubjectHit } from '../src/watches/rescreen/subject-hit'
+import type { SubjectHitsSink } from '../src/watches/rescreen/subject-hits-sink'
+import type { WatchedSubject } from '../src/watches/rescreen/watched-subject'
+import { editedLists, fullRescreen, rescreenLists, watchedSubjects } from './support-watch-rescreen'
+
+const cleanup = createCleanup()
+let postgres: PostgresHandle
+let lists: SanctionEntry[]
+let subjects: WatchedSubject[]
+
+/** A provider replica: its own pool, named so the test can end its connections as a killed process's end. */
+function replica(name: string): Pool {
+  const pool = new Pool({ connectionString: postgres.url, max: 3, application_name: name })
+  // A killed replica's connections end under its idle clients too.
+  pool.on('error', () => undefined)
+  return cleanup.add(pool, (p) => p.end())
+}
+
+/**
+ * The watch API's `applySubjectHits` stand-in: replaces the subject's hits and logs each application (a
+ * subject applied twice for one change would show twice).
+ */
+const recordingSink = (beforeApply: () => Promise<void> = async () => {}): SubjectHitsSink => ({
+  async apply(client: PoolClient, watchId: string, subjectId: string, hits: readonly SubjectHit[]) {
+    await beforeApply()
+    await client.query('DELETE FROM watch_hits WHERE watch_id = $1 AND subject_id = $2', [watchId, subjectId])
+    for (const hit of hits)
+      await client.query(
+        `INSERT INTO watch_hits (watch_id, subject_id, hit_key, entry_hash, score, hit) VALUES ($1, $2, $3, $4, $5, $6)`,
+        [watchId, subjectId, hit.hitKey, hit.entryHash, hit.score, JSON.stringify(hit.hit)],
+      )
+    await client.query('INSERT INTO applied (watch_id, subject_id) VALUES ($1, $2)', [watchId, subjectId])
+  },
+})
+
+async function storedHits(pool: Pool): Promise<Map<string, string[]>> {
+  const { rows } = await pool.query<{ id: string; hits: string[] }>(
+    `SELECT watch_id || '/' || subject_id AS id, array_agg(hit_key || ' ' || entry_hash || ' ' || score ORDER BY hit_key) AS hits
+       FROM watch_hits GROUP BY 1`,
+  )
+  return new Map(rows.map((row) => [row.id, row.hits]))
+}
+
+const asStored = (hits: Map<string, SubjectHit[]>) =>
+  new Map(
+    [...hits]
+      .filter(([, found]) => found.length > 0)
+      .map(([id, found]) => [
+        id,
+        found.map((hit) => `${hit.hitKey} ${hit.entryHash} ${hit.score}`).sort((x, y) => (x < y ? -1 : 1)),
+      ]),
+  )
+
+beforeAll(async () => {
+  postgres = cleanup.add(await startPostgres(), (p) => p.destroy())
+  lists = await rescreenLists({ ofac: 100, un: 100 })
+  subjects = watchedSubjects(600, lists, { seed: 3, fromLists: 3 })
+  const admin = replica('setup')
+  await migrateWatches(admin, [...WATCH_MIGRATIONS, ...RESCREEN_MIGRATIONS])
+  await admin.query('CREATE TABLE applied (watch_id text, subject_id text)')
+})
+afterAll(() => cleanup.run())
+
+describe('re-screening a list change across replicas in PostgreSQL', () => {
+  it('is done once, by one replica, on subjects written through another, and finished by a second when the first is killed', async () => {
+    const [a, b] = [replica('replica-a'), replica('replica-b')]
+    // Subjects and their hits on the lists before, written through replica B.
+    for (const watchId of new Set(subjects.map((s) => s.watchId))) {
+      const watch = subjects.find((s) => s.watchId === watchId)!
+      await b.query(
+        `INSERT INTO watches (watch_id, alert_url, alert_token, threshold, lists, entity_type) VALUES ($1, 'http://a', 't', $2, $3, $4)`,
+        [watchId, watch.threshold, watch.lists ?? null, watch.entityType ?? null],
+      )
+    }
+    for (const s of subjects)
+      await b.query(
+        `INSERT INTO watch_subjects (watch_id, subject_id, name, birth_year) VALUES ($1, $2, $3, $4)`,
+        [s.watchId, s.subjectId, s.name, s.birthYear ?? null],
+      )
+    const sink = recordingSink()
+    for (const [id, hits] of fullRescreen(lists, subjects)) {
+      const [watchId, subjectId] = id.split('/') as [string, string]
+      const client = await b.connect()
+      await sink.apply(client, watchId, subjectId, hits).finally(() => client.release())
+    }
+    await b.query('DELETE FROM applied')
+
+    const after = editedLists(lists, subjects, 50, 21)
+    const touched = touchedParties(diffListEntries(lists, after), { before: lists, after })
+    // Both replicas saw the refresh: one record.
+    const recorded = await Promise.all([
+      recordListChange(a, 'lists-1', touched),
+      recordListChange(b, 'lists-1', touched),
+    ])
+    expect(recorded.filter(Boolean)).toHaveLength(1)
+
+    // Replica A takes the change and is killed in its second batch; B, asked meanwhile, leaves it to A.
+    let calls = 0
+    let killed!: () => void
+    const stopped = new Promise<void>((resolve) => (killed = resolve))
+    let reachedKill!: () => void
+    const atKill = new Promise<void>((resolve) => (reachedKill = resolve))
+    const dying = recordingSink(async () => {
+      calls += 1
+      if (calls === 8) {
+        reachedKill()
+        await stopped
+      }
+    })
+    const runA = rescreenListChanges({
+      pool: a,
+      sink: dying,
+      loadSubjects: loadWatchedSubjects,
+      batchSize: 5,
+    })
+    await atKill
+    expect(await rescreenListChanges({ pool: b, sink, loadSubjects: loadWatchedSubjects })).toBeNull()
+    await b.query(
+      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'replica-a'`,
+    )
+    killed()
+    await expect(runA).rejects.toThrow()
+    const doneByA = Number((await b.query<{ n: string }>('SELECT count(*) AS n FROM applied')).rows[0]!.n)
+    expect(doneByA).toBe(5)
+
+    const doneByB = await rescreenListChanges({ pool: b, sink, loadSubjects: loadWatchedSubjects })
+    expect(doneByB?.changes).toBe(1)
+    // Every subject the change concerns once, across both replicas.
+    const { rows } = await b.query<{ n: string; distinct: string }>(
+      `SELECT count(*) AS n, count(DISTINCT (watch_id, subject_id)) AS distinct FROM applied`,
+    )
+    expect(rows[0]!.n).toBe(rows[0]!.distinct)
+    expect(Number(rows[0]!.n)).toBe(doneByA + doneByB!.subjects)
+    expect(doneByB!.subjects).toBeGreaterThan(0)
+    // And the hits are a full re-screen's on the lists after.
+    expect(await storedHits(b)).toEqual(asStored(fullRescreen(after, subjects)))
+    // Nothing is left to do.
+    expect(await rescreenListChanges({ pool: b, sink, loadSubjects: loadWatchedSubjects })).toEqual({
+      changes: 0,
+      subjects: 0,
+    })
+  })
+})
