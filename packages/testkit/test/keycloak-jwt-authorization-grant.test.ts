@@ -112,25 +112,34 @@ describe('Keycloak emulator: the JWT Authorization Grant', () => {
     expect(keycloak.jwksFetches()).toHaveLength(1)
   })
 
+  // The claims are made when each test runs: a table evaluated at load would age while earlier tests run.
   it.each([
-    ['an expired assertion', { exp: now() - 10, iat: now() - 100 }, 'Token is not active'],
+    ['an expired assertion', () => ({ exp: now() - 10, iat: now() - 100 }), 'Token is not active'],
     [
       'an iat in the future (no clock skew by default)',
-      { iat: now() + 30 },
+      () => ({ iat: now() + 30 }),
       'Token was issued in the future',
     ],
     [
       'an exp past the maximum without iat',
-      { iat: undefined, exp: now() + 301 },
+      () => ({ iat: undefined, exp: now() + 3600 }),
       'Token expiration is too far in the future and iat claim not present in token',
     ],
-    ['a wrong audience', { aud: 'https://elsewhere.example.com/realms/pf' }, 'Invalid token audience'],
-    ['two audiences', { aud: [ISSUER, 'x'] }, 'Invalid token audience'],
-    ['an unknown issuer', { iss: 'https://other.example.com' }, 'No Identity Provider for provided issuer'],
-    ['an unlinked user', { sub: 'nolink' }, 'User not found'],
-    ['a disabled user (26.5.3, CVE-2026-1609)', { sub: 'off' }, 'User is not enabled'],
+    [
+      'a wrong audience',
+      () => ({ aud: 'https://elsewhere.example.com/realms/pf' }),
+      'Invalid token audience',
+    ],
+    ['two audiences', () => ({ aud: [ISSUER, 'x'] }), 'Invalid token audience'],
+    [
+      'an unknown issuer',
+      () => ({ iss: 'https://other.example.com' }),
+      'No Identity Provider for provided issuer',
+    ],
+    ['an unlinked user', () => ({ sub: 'nolink' }), 'User not found'],
+    ['a disabled user (26.5.3, CVE-2026-1609)', () => ({ sub: 'off' }), 'User is not enabled'],
   ])('refuses %s', async (_name, claims, description) => {
-    expect(await grant(assertion(claims))).toEqual(refused(description))
+    expect(await grant(assertion(claims()))).toEqual(refused(description))
   })
 
   it('refuses a reused jti, spent even by a refused first use', async () => {

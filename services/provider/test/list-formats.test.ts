@@ -98,12 +98,12 @@ describe('US Consolidated Screening List (CSV) and the BIS Denied Persons List (
       lists: [{ name: 'us-csl/sdn', id: '10727' }],
     })
     expect(await us.hits({ name: 'Abu Faysal', lists: ['us-csl/ssi', 'bis-dpl'] })).toEqual([])
-    // A list stands for all its sub-lists: the PLC's ABU HASAN, Khalid Sulayman Fayiz comes too, at 57 (its
+    // A list stands for all its sub-lists: the PLC's ABU HASAN, Khalid Sulayman Fayiz comes too, at 56 (its
     // name scores 88, but FAYSAL answers none of its words and ABU one of five: issue 40's precision rules).
-    const all = await us.hits({ name: 'Abu Faysal', lists: ['us-csl'], threshold: 57 })
+    const all = await us.hits({ name: 'Abu Faysal', lists: ['us-csl'], threshold: 50 })
     expect(new Set(all.map((h) => h.list))).toEqual(new Set(['us-csl/sdn', 'us-csl/dpl', 'us-csl/plc']))
     expect(all.find((h) => h.list === 'us-csl/plc')).toMatchObject({
-      score: 57,
+      score: 56,
       explanation: { nameScore: 88 },
     })
   })
