@@ -98,7 +98,7 @@ export function watchRoutes({ pool, engine, outbound, subjects, written }: Watch
     })
 
     router.delete('/watches/:watchId', async (req, res) => {
-      const { rowCount } = await pool.query('DELETE FROM watches WHERE watch_id = $1', [req.params.watchId])
+      const { rowCount } = await deleteWatch(pool, req.params.watchId)
       if (!rowCount) return void notFound(res, 'watch')
       res.status(204).end()
     })
@@ -337,5 +337,20 @@ async function putWatch(pool: Pool, watchId: string, body: WatchBody) {
     throw error
   } finally {
     client.release()
+  }
+}
+
+/**
+ * The cascade locks the watch's subjects in another order than the screener, which holds a batch of them while it
+ * writes their hits: PostgreSQL then ends one side as a deadlock (40P01). The delete is tried again; the screener's
+ * batch, once rolled back or committed, no longer stands in its way.
+ */
+async function deleteWatch(pool: Pool, watchId: string, attempts = 5): Promise<{ rowCount: number | null }> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await pool.query('DELETE FROM watches WHERE watch_id = $1', [watchId])
+    } catch (error) {
+      if ((error as { code?: string }).code !== '40P01' || attempt >= attempts) throw error
+    }
   }
 }
