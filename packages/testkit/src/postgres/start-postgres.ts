@@ -98,11 +98,30 @@ export async function startPostgres({
     stop,
     start,
     async destroy() {
+      await drainSessions(child)
       await stop()
       rmSync(dir, { recursive: true, force: true })
     },
   }
 }
+
+/**
+ * Lets the sessions still closing end on their own before the fast shutdown: `pool.end()` resolves as its clients
+ * start closing, and a server that ends them in that moment sends each a FATAL (57P01) that no one listens to any
+ * more, an unhandled 'error' in the test. A smart shutdown (SIGTERM) takes no new session and exits once the last
+ * one has gone; a session a test leaked keeps it waiting, so after a while the caller's fast shutdown follows.
+ */
+async function drainSessions(running: ChildProcess | undefined): Promise<void> {
+  if (!running || running.exitCode !== null || running.signalCode !== null) return
+  const exited = once(running, 'exit')
+  running.kill('SIGTERM')
+  let timer: NodeJS.Timeout | undefined
+  const waited = new Promise((resolve) => (timer = setTimeout(resolve, SMART_SHUTDOWN_MS)))
+  await Promise.race([exited, waited])
+  clearTimeout(timer)
+}
+
+const SMART_SHUTDOWN_MS = 3_000
 
 // The server gets an environment of its own, never the caller's (a library does not read the environment): a fixed
 // locale so initdb never depends on the machine's, and the system PATH where setpriv lives.
