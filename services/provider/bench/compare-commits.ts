@@ -40,6 +40,8 @@ new/old, and PASS or FAIL within --tolerance; exits 1 on any FAIL. Run \`pnpm bu
 function options() {
   try {
     const { values } = parseArgs({
+      // pnpm 10 hands the `--` of `bench:compare -- --runs 3` on to the script.
+      args: process.argv.slice(2).filter((arg) => arg !== '--'),
       options: {
         old: { type: 'string' },
         new: { type: 'string' },
