@@ -1,4 +1,5 @@
-import type { SanctionEntry } from '../src/datasets/records'
+import type { ListedName, SanctionEntry } from '../src/datasets/records'
+import type { NameKind } from '../src/matching/name-weight'
 import { entryHash, partyHash } from '../src/watches/entry-hash'
 
 const entry: SanctionEntry = {
@@ -25,6 +26,17 @@ describe('entryHash (issue 40: "the entry changes" means its entry hash changes)
       { programs: ['UKRAINE-EO13661'] },
     ]
     for (const change of changed) expect(entryHash({ ...entry, ...change })).not.toBe(entryHash(entry))
+  })
+
+  it("changes when a name's kind changes: a weak alias scores lower, so it decides a match", () => {
+    const names = (weak: NameKind): ListedName[] => [
+      { name: 'IVAN PETROV', kind: 'primary', script: 'Latn' },
+      { name: 'Ivan Petrov', kind: 'alias', script: 'Latn' },
+      { name: 'I. PETROV', kind: weak, script: 'Latn' },
+    ]
+    const listed = { ...entry, names: names('weak-alias') }
+    const strengthened = { ...entry, names: names('alias') }
+    expect(entryHash(strengthened)).not.toBe(entryHash(listed))
   })
 
   it('stays when only remarks, the source file or the order of aliases change', () => {

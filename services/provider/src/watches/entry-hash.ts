@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto'
+import { listedNames } from '../datasets/listed-names'
 import type { SanctionEntry } from '../datasets/records'
 
 /**
- * A hash over what decides a match of one list entry: its names, type, dates of birth, countries, nationalities
+ * A hash over what decides a match of one list entry: its names with their kinds (a weak alias scores lower, so
+ * a weak alias made a plain one changes what the entry matches), type, dates of birth, countries, nationalities
  * and programs; not its remarks or its source file, so rewording a remark never re-raises a silenced hit (issue
  * 40: "the entry changes" means this hash changes). Lists are compared as sets: a list that reorders an entry's
  * aliases has not changed it.
@@ -10,7 +12,7 @@ import type { SanctionEntry } from '../datasets/records'
 export function entryHash(entry: SanctionEntry): string {
   const decisive = {
     name: entry.name,
-    aliases: sortedSet(entry.aliases),
+    names: sortedSet(listedNames(entry).map(({ name, kind }) => `${kind}:${name}`)),
     type: entry.type,
     birthDates: sortedSet(entry.birthDates ?? []),
     countries: sortedSet(entry.countries),
