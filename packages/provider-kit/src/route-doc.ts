@@ -49,13 +49,16 @@ export interface RouteDoc {
 const ERROR = { $ref: '#/components/schemas/Error' }
 
 /** `{watchId}` and `{subjectId}` of `/watches/{watchId}/subjects/{subjectId}`, in order. */
-const pathParameterNames = (path: string) => [...path.matchAll(/\{(\w+)\}/g)].map(([, name]) => name as string)
+const pathParameterNames = (path: string) =>
+  [...path.matchAll(/\{(\w+)\}/g)].map(([, name]) => name as string)
 
 function parametersOf(route: RouteDoc) {
   const inPath = pathParameterNames(route.path)
   const stray = Object.keys(route.pathParameters ?? {}).find((name) => !inPath.includes(name))
   if (stray !== undefined)
-    throw new TypeError(`the route doc of ${route.method} ${route.path} names a path parameter "${stray}" not in its path`)
+    throw new TypeError(
+      `the route doc of ${route.method} ${route.path} names a path parameter "${stray}" not in its path`,
+    )
   return [
     ...inPath.map((name) => ({
       name,

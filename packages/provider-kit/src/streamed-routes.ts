@@ -17,7 +17,13 @@ export function streamedRoutes(docs: readonly RouteDoc[]): (req: ApiRequest) => 
     .filter((doc) => doc.streamed)
     .map((doc) => ({
       method: doc.method.toUpperCase(),
-      pattern: new RegExp(`^${doc.path.split(/\{\w+\}/).map(escaped).join('[^/]+')}/?$`, 'i'),
+      pattern: new RegExp(
+        `^${doc.path
+          .split(/\{\w+\}/)
+          .map(escaped)
+          .join('[^/]+')}/?$`,
+        'i',
+      ),
     }))
   return (req) => routes.some((route) => route.method === req.method && route.pattern.test(req.path))
 }

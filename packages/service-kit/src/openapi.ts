@@ -115,7 +115,10 @@ export function buildOpenApiDocument({
                     content:
                       'content' in op.requestBody
                         ? Object.fromEntries(
-                            Object.entries(op.requestBody.content).map(([type, schema]) => [type, { schema }]),
+                            Object.entries(op.requestBody.content).map(([type, schema]) => [
+                              type,
+                              { schema },
+                            ]),
                           )
                         : json(op.requestBody.schema, op.requestBody.contentType),
                   },
