@@ -8,7 +8,6 @@ import {
   createOpsRouter,
   DEFAULT_OPS_SETTINGS,
   openApiRoute,
-  type OpenApiOperation,
   type OpsSettings,
 } from '@pf/service-kit'
 import { createOutboundClient } from './create-outbound-client'
@@ -18,10 +17,12 @@ import { createSearchRouter } from './create-search-router'
 import { endpointPath, type EndpointDefinition } from './define-endpoint'
 import { PROVIDER_HTTP_STATUS } from './http-status'
 import { mountedRoutes } from './mounted-routes'
-import { buildProviderOpenApi, type RouteDoc } from './openapi-document'
+import { buildProviderOpenApi } from './openapi-document'
 import { createQueryMetrics } from './query-metrics'
 import { requireApiKey } from './require-api-key'
+import type { RouteDoc } from './route-doc'
 import { DEFAULT_DELIVERY_TIMEOUT_MS } from './run-query'
+import { streamedRoutes } from './streamed-routes'
 
 export interface ProviderOptions {
   /** The search endpoints (`defineEndpoint`). */
@@ -65,26 +66,17 @@ export interface ProviderOptions {
   /** Extra routes behind the same API key and body limit, under `/api` (`router.get('/lists')`: `GET /api/lists`). */
   routes?(router: Router): void
   /**
-   * Paths under `/api` (as `req.path` below `/api` says them, `/watches/w1/subjects`) whose bodies the kit leaves
-   * unread, for a route that streams them with a limit and time-out of its own.
-   */
-  streamedPaths?: readonly RegExp[]
-  /**
-   * What the extra routes take and answer, for `/openapi.json`. A mounted route without one is still listed
-   * there (its path, the API key, the 401), and the log warns at creation.
+   * What the extra routes take and answer, for `/openapi.json`, and which of them stream their bodies (`streamed`:
+   * the kit leaves those unread). A mounted route without one is still listed there (its path, the API key, the
+   * 401), and the log warns at creation.
    */
   routeDocs?: readonly RouteDoc[]
   /** What else `/ready` waits for, beside the default bucket. */
   ready?(): Promise<unknown>
   /** `/ready`'s cache, and a port of its own for `/metrics` (then not served here). */
   ops?: OpsSettings
-  /** The OpenAPI document's title, version and description, and the operations of the extra `routes`. */
-  openApi?: {
-    title?: string
-    version?: string
-    description?: string
-    paths?: Record<string, Record<string, OpenApiOperation>>
-  }
+  /** The OpenAPI document's title, version and description. */
+  openApi?: { title?: string; version?: string; description?: string }
 }
 
 /** A provider as `serveProvider` runs it. */
@@ -132,9 +124,10 @@ export function createProvider(options: ProviderOptions): Provider {
   // Mounted on /api, after the key check and the body limit: `router.get('/lists')` is `GET /api/lists`.
   const extraRoutes = Router()
   options.routes?.(extraRoutes)
+  const routeDocs = options.routeDocs ?? []
   const openApi = buildProviderOpenApi({
     endpoints,
-    routes: documentedRoutes(extraRoutes, options.routeDocs ?? [], options.openApi?.paths ?? {}, logger),
+    routes: documentedRoutes(extraRoutes, routeDocs, logger),
     ...options.openApi,
   })
   const ready = async () => {
@@ -155,9 +148,9 @@ export function createProvider(options: ProviderOptions): Provider {
   app.use(createOpsRouter({ registry, ready, logger, ops }))
   app.get('/openapi.json', openApiRoute(openApi))
   const json = express.json({ limit: options.maxBodyBytes ?? 256 * 1024 })
-  const streamed = options.streamedPaths ?? []
+  const streamed = streamedRoutes(routeDocs)
   app.use('/api', requireApiKey(apiKeys), (req, res, next) => {
-    if (streamed.some((path) => path.test(req.path))) next()
+    if (streamed(req)) next()
     else json(req, res, next)
   })
   app.use('/api', extraRoutes)
@@ -192,16 +185,9 @@ export function createProvider(options: ProviderOptions): Provider {
 }
 
 /** The docs of the extra routes, and a bare one (path, API key) for each mounted route that has none. */
-function documentedRoutes(
-  router: Router,
-  docs: readonly RouteDoc[],
-  given: Record<string, Record<string, unknown>>,
-  logger: Logger,
-): RouteDoc[] {
+function documentedRoutes(router: Router, docs: readonly RouteDoc[], logger: Logger): RouteDoc[] {
   const undocumented = mountedRoutes(router).filter(
-    (route) =>
-      !docs.some((doc) => doc.method === route.method && doc.path === route.path) &&
-      !given[`/api${route.path}`]?.[route.method],
+    (route) => !docs.some((doc) => doc.method === route.method && doc.path === route.path),
   )
   for (const route of undocumented)
     logger.warn(

@@ -1,5 +1,5 @@
 import type { Router } from 'express'
-import type { RouteDoc } from './openapi-document'
+import type { RouteDoc } from './route-doc'
 
 /** Method and path (OpenAPI style, `{id}` for `:id`) of each route mounted on `router`, in mounting order. */
 export function mountedRoutes(router: Router): Pick<RouteDoc, 'method' | 'path'>[] {

@@ -1,28 +1,13 @@
 import { API_KEY_HEADER, CallbackPayloadSchema, QueryEnvelopeSchema } from '@pf/schemas'
 import { buildOpenApiDocument, type OpenApiOperation } from '@pf/service-kit'
 import { endpointPath, type EndpointDefinition, type JsonSchema } from './define-endpoint'
+import { routeOperation, type RouteDoc } from './route-doc'
 
 /** What the document reads of an endpoint: never its search. */
 export type DocumentedEndpoint = Pick<
   EndpointDefinition<never, unknown>,
   'name' | 'path' | 'summary' | 'parameters' | 'answerFields'
 >
-
-/**
- * One extra route (`ProviderOptions.routes`) as the OpenAPI document shows it: its path under `/api` (`/lists`
- * is `GET /api/lists`; `{id}` for a path parameter), what it takes and what it answers. The kit adds the API
- * key, the 401 and the 413 every route under `/api` may answer.
- */
-export interface RouteDoc {
-  method: 'get' | 'post' | 'put' | 'patch' | 'delete'
-  path: string
-  summary: string
-  description?: string
-  /** The JSON body it takes. */
-  requestBody?: JsonSchema
-  /** Its answers by status: a description and the JSON body's schema. */
-  responses: Record<string, { description: string; schema?: JsonSchema }>
-}
 
 export interface OpenApiOptions {
   endpoints: readonly DocumentedEndpoint[]
@@ -31,11 +16,6 @@ export interface OpenApiOptions {
   title?: string
   version?: string
   description?: string
-  /**
-   * Whole OpenAPI operations by path and method, for what a `RouteDoc` cannot say (query parameters, bodies in
-   * other media types): they are taken as given, the API key's 401 included.
-   */
-  paths?: Record<string, Record<string, OpenApiOperation>>
 }
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` })
@@ -96,47 +76,15 @@ function search(endpoint: DocumentedEndpoint): OpenApiOperation {
   }
 }
 
-/** An extra route's operation: its own answers, and the API key's. */
-function extraRoute(route: RouteDoc): OpenApiOperation {
-  return {
-    summary: route.summary,
-    ...(route.description ? { description: route.description } : {}),
-    security: [{ apiKey: [] }],
-    ...(route.requestBody ? { requestBody: { schema: route.requestBody } } : {}),
-    ...(route.path.includes('{') ? { parameters: pathParameters(route.path) } : {}),
-    responses: {
-      ...route.responses,
-      '401': { description: `missing or wrong ${API_KEY_HEADER}`, schema: ref('Error') },
-      '413': { description: 'body too large', schema: ref('Error') },
-    },
-  }
-}
-
-const pathParameters = (path: string) =>
-  [...path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({
-    name,
-    in: 'path',
-    required: true,
-    schema: { type: 'string' },
-  }))
-
-/**
- * The operations by path: each endpoint's search, and the extra routes, described (`RouteDoc`) or given whole
- * (`paths`); several methods may share a path.
- */
-function pathsOf(
-  endpoints: readonly DocumentedEndpoint[],
-  routes: readonly RouteDoc[],
-  given: Record<string, Record<string, OpenApiOperation>>,
-) {
+/** The operations by path: each endpoint's search, and the extra routes; several methods may share a path. */
+function pathsOf(endpoints: readonly DocumentedEndpoint[], routes: readonly RouteDoc[]) {
   const paths: Record<string, Record<string, OpenApiOperation>> = Object.fromEntries(
     endpoints.map((endpoint) => [endpointPath(endpoint), { post: search(endpoint) }]),
   )
   for (const route of routes) {
     const path = `/api${route.path}`
-    paths[path] = { ...paths[path], [route.method]: extraRoute(route) }
+    paths[path] = { ...paths[path], [route.method]: routeOperation(route) }
   }
-  for (const [path, operations] of Object.entries(given)) paths[path] = { ...paths[path], ...operations }
   return paths
 }
 
@@ -151,14 +99,13 @@ export function buildProviderOpenApi({
   title = 'pf data provider',
   version = '0.1.0',
   description = 'Interface A of the marketplace integration: query envelopes in, results delivered inline, to S3 or by POST, plus a signed status callback.',
-  paths = {},
 }: OpenApiOptions) {
   const added: Record<string, JsonSchema> = Object.assign({}, ...endpoints.map((e) => e.answerFields ?? {}))
   return buildOpenApiDocument({
     title,
     version,
     description,
-    paths: pathsOf(endpoints, routes, paths),
+    paths: pathsOf(endpoints, routes),
     schemas: {
       QueryEnvelope: QueryEnvelopeSchema,
       ...Object.fromEntries(

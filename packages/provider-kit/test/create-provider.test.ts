@@ -68,6 +68,12 @@ const provider = createProvider({
   routes: (router) => {
     router.get('/makes', (_req, res) => void res.json({ makes: ['vw'] }))
     router.delete('/makes/:make', (_req, res) => void res.status(204).end())
+    // Reads its body itself: it sees the bytes as sent, however large or malformed.
+    router.post('/makes/:make/notes', (req, res) => {
+      let bytes = 0
+      req.on('data', (chunk: Buffer) => (bytes += chunk.length))
+      req.on('end', () => void res.json({ bytes }))
+    })
   },
   routeDocs: [
     {
@@ -80,6 +86,17 @@ const provider = createProvider({
           schema: { type: 'object', properties: { makes: { type: 'array', items: { type: 'string' } } } },
         },
       },
+    },
+    {
+      method: 'post',
+      path: '/makes/{make}/notes',
+      summary: 'Notes on a make, streamed',
+      pathParameters: { make: { type: 'string', maxLength: 20 } },
+      query: { source: { schema: { type: 'string' }, description: 'who wrote them', required: true } },
+      requestBody: { type: 'array', items: { type: 'string' } },
+      requestMediaTypes: { 'application/x-ndjson': { type: 'string' } },
+      streamed: true,
+      responses: { '200': { description: 'read', schema: { type: 'object' } } },
     },
   ],
 })
@@ -198,6 +215,53 @@ describe('createProvider: interface A around endpoints a team defines', () => {
     expect(Object.keys(makes.responses)).toEqual(expect.arrayContaining(['200', '401', '413']))
     const remove = body.paths['/api/makes/{make}'].delete
     expect(remove).toMatchObject({ security: [{ apiKey: [] }], parameters: [{ name: 'make', in: 'path' }] })
+  })
+
+  it("documents a route's path and query parameters and each media type of its body; a streamed one without the kit's 413", async () => {
+    const { body } = await request(provider.app).get('/openapi.json')
+    const notes = body.paths['/api/makes/{make}/notes'].post
+    expect(notes.parameters).toEqual([
+      { name: 'make', in: 'path', required: true, schema: { type: 'string', maxLength: 20 } },
+      {
+        name: 'source',
+        in: 'query',
+        required: true,
+        schema: { type: 'string' },
+        description: 'who wrote them',
+      },
+    ])
+    expect(notes.requestBody.content).toEqual({
+      'application/json': { schema: { type: 'array', items: { type: 'string' } } },
+      'application/x-ndjson': { schema: { type: 'string' } },
+    })
+    expect(Object.keys(notes.responses)).toEqual(['200', '401'])
+  })
+
+  it('leaves the body of a route documented as streamed unread: past the body limit and not JSON, it reaches the route', async () => {
+    const bytes = 300 * 1024
+    const res = await request(provider.app)
+      .post('/api/Makes/vw/notes/')
+      .set('X-PF-Api-Key', 'key-1')
+      .set('Content-Type', 'application/json')
+      .send('['.repeat(bytes))
+    expect(res.status).toBe(200)
+    expect(res.body).toEqual({ bytes })
+  })
+
+  it('refuses a route doc naming a path parameter its path does not have', () => {
+    const logger = createLogger({ name: 'test', level: 'silent' })
+    const routeDocs = [
+      { method: 'get' as const, path: '/makes', summary: 's', pathParameters: { make: {} }, responses: {} },
+    ]
+    expect(() =>
+      createProvider({
+        endpoints: [vehicles],
+        apiKeys: ['k'],
+        logger,
+        s3: { defaultBucket: 'b' },
+        routeDocs,
+      }),
+    ).toThrow(/path parameter "make" not in its path/)
   })
 
   it('refuses an endpoint name that cannot be a path, two endpoints of one name, and no API key', () => {

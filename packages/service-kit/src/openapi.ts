@@ -15,7 +15,10 @@ export interface OpenApiOperation {
   description?: string
   security?: Record<string, string[]>[]
   parameters?: Schema[]
-  requestBody?: { schema: Schema; contentType?: string; required?: boolean }
+  /** One schema in one media type (default JSON), or a schema by media type for a body taken in several. */
+  requestBody?:
+    | { schema: Schema; contentType?: string; required?: boolean }
+    | { content: Record<string, Schema>; required?: boolean }
   responses: Record<string, OpenApiResponse>
   callbacks?: Schema
 }
@@ -109,7 +112,15 @@ export function buildOpenApiDocument({
               ? {
                   requestBody: {
                     required: op.requestBody.required ?? true,
-                    content: json(op.requestBody.schema, op.requestBody.contentType),
+                    content:
+                      'content' in op.requestBody
+                        ? Object.fromEntries(
+                            Object.entries(op.requestBody.content).map(([type, schema]) => [
+                              type,
+                              { schema },
+                            ]),
+                          )
+                        : json(op.requestBody.schema, op.requestBody.contentType),
                   },
                 }
               : {}),

@@ -8,15 +8,14 @@ import type { CompanyStore } from './companies/company-store'
 import { DEFAULT_WATCHES, type ProviderConfig } from './config'
 import { loadDatasets } from './datasets/load-datasets'
 import { companiesEndpoint } from './endpoints/companies-endpoint'
-import { LISTS_ROUTE } from './endpoints/lists-route'
 import { sanctionsEndpoint } from './endpoints/sanctions-endpoint'
 import { createListMetrics } from './list-metrics'
+import { PROVIDER_ROUTE_DOCS } from './provider-route-docs'
 import type { ListInfo, RefreshOutcome, SanctionsLists } from './lists/sanctions-lists'
 import { SearchEngine } from './search-engine'
 import { createAlertDeliverer } from './watches/alerts/create-alert-deliverer'
 import { watchAlertRoutes } from './watches/alerts/watch-alert-routes'
-import { WATCH_OPENAPI_PATHS } from './watches/watch-openapi'
-import { WATCH_STREAMED_PATHS, watchRoutes } from './watches/watch-routes'
+import { watchRoutes } from './watches/watch-routes'
 import { createWatchScreener } from './watches/watch-screener'
 
 /**
@@ -110,9 +109,7 @@ export function createProvider(
     searchTimeoutMs: config.searchBudgetMs,
     ops: config.ops,
     ready: () => search.companies.ready(),
-    streamedPaths: WATCH_STREAMED_PATHS,
-    openApi: { paths: WATCH_OPENAPI_PATHS },
-    routeDocs: [LISTS_ROUTE],
+    routeDocs: PROVIDER_ROUTE_DOCS,
     routes: (router) => {
       // What the screening runs on: per list its name, source, records, content hash, load time and names cut;
       // the last refresh, with the lists it refused for their counts. Behind the API key: /ready and /health

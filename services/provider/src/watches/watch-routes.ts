@@ -13,9 +13,6 @@ import { ingestSubjects } from './ingest-subjects'
 import { entryKey } from './screen-subject'
 import { pageOf, readPage } from './read-page'
 
-/** Paths whose bodies the kit leaves unread: subjects are streamed, with their own limit and time-out. */
-export const WATCH_STREAMED_PATHS = [/^\/watches\/[^/]+\/subjects\/?$/]
-
 /** What each Content-Type of a subjects upload is read as. */
 const SUBJECT_FORMATS: Record<string, 'array' | 'lines'> = {
   'application/json': 'array',
