@@ -8,7 +8,6 @@ import { diffListEntries } from '../src/watches/rescreen/list-change'
 import { loadWatchedSubjects } from '../src/watches/rescreen/load-watched-subjects'
 import { recordListChange } from '../src/watches/rescreen/record-list-change'
 import { touchedParties } from '../src/watches/rescreen/rescreen-change'
-import { RESCREEN_MIGRATIONS } from '../src/watches/rescreen/rescreen-migrations'
 import { rescreenListChanges } from '../src/watches/rescreen/rescreen-list-changes'
 import type { SubjectHit } from '../src/watches/rescreen/subject-hit'
 import type { SubjectHitsSink } from '../src/watches/rescreen/subject-hits-sink'
@@ -68,7 +67,7 @@ beforeAll(async () => {
   lists = await rescreenLists({ ofac: 100, un: 100 })
   subjects = watchedSubjects(600, lists, { seed: 3, fromLists: 3 })
   const admin = replica('setup')
-  await migrateWatches(admin, [...WATCH_MIGRATIONS, ...RESCREEN_MIGRATIONS])
+  await migrateWatches(admin, WATCH_MIGRATIONS)
   await admin.query('CREATE TABLE applied (watch_id text, subject_id text)')
 })
 afterAll(() => cleanup.run())
