@@ -56,24 +56,21 @@ export async function recordListRefresh(
       const from = before ? versionIn(before, list) : undefined
       const to = versionIn(after, list)
       if (from === to) continue
+      let counts: Record<string, number> = {}
       const outcome = await moveHead(client, list, from, to, () => {
         const b = before as ListsSnapshot
         const change = diffListEntries(entriesOf(b, list), entriesOf(after, list))
         const touched = touchedParties(change, { before: b.index.entries, after: after.index.entries })
-        logger.info(
-          {
-            list,
-            from,
-            to,
-            added: change.added.length,
-            changed: change.changed.length,
-            removed: change.removed.length,
-            entries: { before: touched.before.length, after: touched.after.length },
-          },
-          'list change recorded for the watches',
-        )
+        counts = {
+          added: change.added.length,
+          changed: change.changed.length,
+          removed: change.removed.length,
+          partyEntries: touched.before.length + touched.after.length,
+        }
         return { ...touched, versions: Object.fromEntries(after.versionOf) }
       })
+      if (outcome === 'recorded')
+        logger.info({ list, from, to, ...counts }, 'list change recorded for the watches')
       if (outcome === 'recorded') record.recorded.push(list)
       if (outcome === 'whole') record.rescreenedWhole.push(list)
       if (outcome === 'refused') record.refused.push(list)
@@ -94,7 +91,7 @@ export async function recordListRefresh(
   }
 }
 
-type Outcome = 'recorded' | 'none' | 'whole' | 'refused'
+type Outcome = 'recorded' | 'moved' | 'none' | 'whole' | 'refused'
 
 /** One list's step, in one transaction under `HEADS_LOCK` (see `recordListRefresh`). */
 async function moveHead(
@@ -116,8 +113,9 @@ async function moveHead(
     if (head?.version === to) outcome = 'none'
     else if (from !== undefined && (!head || head.version === from)) {
       // The generation keeps a list that goes back to an earlier content (v1 → v2 → v1 → v2) one key per step.
-      await recordListChange(client, `${list}#${head?.generation ?? 0}:${from}->${to}`, diff())
-      outcome = 'recorded'
+      const key = `${list}#${head?.generation ?? 0}:${from}->${to}`
+      // A change of what decides no match (remarks) touches no party: the head moves, nothing to re-screen.
+      outcome = (await recordListChange(client, key, diff())) ? 'recorded' : 'moved'
     } else if (!head) outcome = 'none'
     else if (await wasHead(client, list, to)) outcome = 'refused'
     else {
@@ -130,7 +128,7 @@ async function moveHead(
       outcome = 'whole'
     }
     // No head yet: this replica's lists are where the hits are (the screener screened them on these).
-    if (outcome === 'recorded' || outcome === 'whole' || !head) {
+    if (outcome === 'recorded' || outcome === 'moved' || outcome === 'whole' || !head) {
       await client.query(
         `INSERT INTO watch_list_heads (list, version) VALUES ($1, $2)
          ON CONFLICT (list) DO UPDATE SET version = $2, generation = watch_list_heads.generation + 1,
