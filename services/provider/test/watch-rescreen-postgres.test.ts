@@ -1,3 +1,4 @@
+import { createLogger } from '@pf/service-kit'
 import { createCleanup } from '@pf/testkit'
 import { startPostgres, type PostgresHandle } from '@pf/testkit/postgres'
 import { Pool, type PoolClient } from 'pg'
@@ -6,7 +7,10 @@ import { migrateWatches } from '../src/watches/migrate-watches'
 import { WATCH_MIGRATIONS } from '../src/watches/watch-migrations'
 import { diffListEntries } from '../src/watches/rescreen/list-change'
 import { loadWatchedSubjects } from '../src/watches/rescreen/load-watched-subjects'
+import { sanctionsList } from '../src/lists/sanctions-list'
+import { SanctionsLists, type ListsSnapshot } from '../src/lists/sanctions-lists'
 import { recordListChange } from '../src/watches/rescreen/record-list-change'
+import { recordListRefresh } from '../src/watches/rescreen/record-list-refresh'
 import { touchedParties } from '../src/watches/rescreen/rescreen-change'
 import { rescreenListChanges } from '../src/watches/rescreen/rescreen-list-changes'
 import type { SubjectHit } from '../src/watches/rescreen/subject-hit'
@@ -150,5 +154,64 @@ describe('re-screening a list change across replicas in PostgreSQL', () => {
       changes: 0,
       subjects: 0,
     })
+  })
+})
+
+/** One list `heads` at the version named `version` (its sha256), holding `names`. */
+function snapshot(version: string, names: string[]): ListsSnapshot {
+  const entries = names.map((name, i) => ({
+    id: `H${i}`,
+    name,
+    type: 'individual' as const,
+    programs: ['TEST'],
+    aliases: [],
+    countries: [],
+    remarks: null,
+    source: 'test',
+  }))
+  const list = sanctionsList({ name: 'heads', format: 'jsonl', source: 'test', sha256: version }, entries)
+  return SanctionsLists.of([list], createLogger({ name: 'test', level: 'silent' })).current()
+}
+
+describe('recording a list refresh for the watches (replicas refreshing at different times)', () => {
+  it("records a change only from the version the watches are at: once across replicas, never backwards, and a gap screens the list's subjects whole", async () => {
+    const pool = replica('heads')
+    const silent = createLogger({ name: 'test', level: 'silent' })
+    const changes = async () =>
+      (await pool.query(`SELECT count(*)::int AS n FROM watch_list_changes WHERE change_key LIKE 'heads#%'`))
+        .rows[0].n as number
+    const [v1, v2, v3, v4] = [
+      snapshot('v1', ['Ilse Marrow']),
+      snapshot('v2', ['Ilse Marrow', 'Gunnar Thackeray']),
+      snapshot('v3', ['Gunnar Thackeray']),
+      snapshot('v4', ['Gunnar Thackeray', 'Odile Ferncastle']),
+    ]
+    // A start with no head yet: the lists loaded are where the hits are.
+    expect(await recordListRefresh(pool, undefined, v1, silent)).toEqual({
+      recorded: [],
+      rescreenedWhole: [],
+      refused: [],
+    })
+    // Replica A refreshes v1 → v2; replica B the same refresh later: one change.
+    expect((await recordListRefresh(pool, v1, v2, silent)).recorded).toEqual(['heads'])
+    expect(await recordListRefresh(pool, v1, v2, silent)).toEqual({
+      recorded: [],
+      rescreenedWhole: [],
+      refused: [],
+    })
+    expect((await recordListRefresh(pool, v2, v3, silent)).recorded).toEqual(['heads'])
+    expect(await changes()).toBe(2)
+    // A replica still on v1 that now reads v2 is behind: applying it would take the hits back.
+    expect((await recordListRefresh(pool, v1, v2, silent)).refused).toEqual(['heads'])
+    // The watches at v3, a replica going v2 → v4 skipped nothing it could diff: the list's subjects screened whole.
+    const revisions = async () =>
+      (await pool.query('SELECT sum(revision)::int AS n FROM watch_subjects')).rows[0].n as number
+    const revisionsBefore = await revisions()
+    expect((await recordListRefresh(pool, v2, v4, silent)).rescreenedWhole).toEqual(['heads'])
+    expect(await revisions()).toBeGreaterThan(revisionsBefore)
+    expect(await changes()).toBe(2)
+    // From v4 the changes are recorded again, v4 → v1 included (a version seen before, reached from the head).
+    expect((await recordListRefresh(pool, v4, v1, silent)).recorded).toEqual(['heads'])
+    expect(await changes()).toBe(3)
   })
 })
