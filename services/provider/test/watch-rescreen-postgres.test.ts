@@ -11,11 +11,13 @@ import { sanctionsList } from '../src/lists/sanctions-list'
 import { SanctionsLists, type ListsSnapshot } from '../src/lists/sanctions-lists'
 import { recordListChange } from '../src/watches/rescreen/record-list-change'
 import { recordListRefresh } from '../src/watches/rescreen/record-list-refresh'
+import { createListRescreener } from '../src/watches/rescreen/create-list-rescreener'
 import { touchedParties } from '../src/watches/rescreen/rescreen-change'
 import { rescreenListChanges } from '../src/watches/rescreen/rescreen-list-changes'
 import type { SubjectHit } from '../src/watches/rescreen/subject-hit'
 import type { SubjectHitsSink } from '../src/watches/rescreen/subject-hits-sink'
 import type { WatchedSubject } from '../src/watches/rescreen/watched-subject'
+import { eventually } from './support-eventually'
 import { editedLists, fullRescreen, rescreenLists, watchedSubjects } from './support-watch-rescreen'
 
 const cleanup = createCleanup()
@@ -159,6 +161,10 @@ describe('re-screening a list change across replicas in PostgreSQL', () => {
 
 /** One list `heads` at the version named `version` (its sha256), holding `names`. */
 function snapshot(version: string, names: string[]): ListsSnapshot {
+  return headsLists(version, names).current()
+}
+
+function headsLists(version: string, names: string[]): SanctionsLists {
   const entries = names.map((name, i) => ({
     id: `H${i}`,
     name,
@@ -170,7 +176,7 @@ function snapshot(version: string, names: string[]): ListsSnapshot {
     source: 'test',
   }))
   const list = sanctionsList({ name: 'heads', format: 'jsonl', source: 'test', sha256: version }, entries)
-  return SanctionsLists.of([list], createLogger({ name: 'test', level: 'silent' })).current()
+  return SanctionsLists.of([list], createLogger({ name: 'test', level: 'silent' }))
 }
 
 describe('recording a list refresh for the watches (replicas refreshing at different times)', () => {
@@ -213,5 +219,42 @@ describe('recording a list refresh for the watches (replicas refreshing at diffe
     // From v4 the changes are recorded again, v4 → v1 included (a version seen before, reached from the head).
     expect((await recordListRefresh(pool, v4, v1, silent)).recorded).toEqual(['heads'])
     expect(await changes()).toBe(3)
+  })
+  it('is re-screened by the provider re-screener at its interval, unwoken (a change a killed replica left): applySubjectHits writes a `new` alert naming the list version', async () => {
+    const pool = replica('rescreener')
+    await pool.query(
+      `INSERT INTO watches (watch_id, alert_url, alert_token) VALUES ('timer', 'http://a', 't')`,
+    )
+    await pool.query(
+      `INSERT INTO watch_subjects (watch_id, subject_id, name, revision, screened_revision) VALUES ('timer', 's1', 'Odalys Brightwater', 1, 1)`,
+    )
+    const lists = headsLists('v5', ['Ilse Marrow', 'Odalys Brightwater'])
+    const silent = createLogger({ name: 'test', level: 'silent' })
+    const recorded = await recordListRefresh(pool, snapshot('v1', ['Ilse Marrow']), lists.current(), silent)
+    expect(recorded.recorded).toEqual(['heads'])
+    let woken = 0
+    const rescreener = createListRescreener({
+      pool,
+      engine: { lists },
+      logger: silent,
+      intervalMs: 20,
+      alertsWritten: () => (woken += 1),
+    })
+    cleanup.add(rescreener, (r) => r.stop())
+    rescreener.start()
+    await eventually(async () => {
+      const { rows } = await pool.query(
+        `SELECT count(*)::int AS n FROM watch_list_changes WHERE status = 'pending'`,
+      )
+      return rows[0].n === 0
+    })
+    const { rows } = await pool.query<{
+      kind: string
+      hit: { lists: unknown[]; explanation: { algorithm: string } }
+    }>(`SELECT kind, hit FROM watch_alerts WHERE watch_id = 'timer'`)
+    expect(rows.map(({ kind }) => kind)).toEqual(['new'])
+    expect(rows[0]!.hit.lists).toEqual([{ name: 'heads', id: 'H1', version: 'v5' }])
+    expect(rows[0]!.hit.explanation.algorithm).toEqual(expect.any(String))
+    expect(woken).toBeGreaterThan(0)
   })
 })
