@@ -184,7 +184,7 @@ describe('recording a list refresh for the watches (replicas refreshing at diffe
     const pool = replica('heads')
     const silent = createLogger({ name: 'test', level: 'silent' })
     const changes = async () =>
-      (await pool.query(`SELECT count(*)::int AS n FROM watch_list_changes WHERE change_key LIKE 'heads#%'`))
+      (await pool.query(`SELECT count(*)::int AS n FROM watch_list_changes WHERE change_key <> 'lists-1'`))
         .rows[0].n as number
     const [v1, v2, v3, v4] = [
       snapshot('v1', ['Ilse Marrow']),

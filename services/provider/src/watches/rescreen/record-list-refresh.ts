@@ -1,9 +1,10 @@
+import { createHash } from 'node:crypto'
 import type { Pool, PoolClient } from 'pg'
 import type { Logger } from '@pf/service-kit'
 import type { SanctionEntry } from '../../datasets/records'
 import type { ListsSnapshot } from '../../lists/sanctions-lists'
-import { diffListEntries } from './list-change'
-import { recordListChange, type RecordedChange } from './record-list-change'
+import { diffListEntries, type ListChange } from './list-change'
+import { recordListChange } from './record-list-change'
 import { touchedParties } from './rescreen-change'
 
 /** The transaction-scoped advisory lock under which list heads move (not the migrations' or the re-screen's). */
@@ -11,7 +12,7 @@ const HEADS_LOCK = 7_240_042
 
 /** What a refresh did to the watches, list by list (`recordListRefresh`). */
 export interface RefreshRecord {
-  /** Lists whose change was recorded for the re-screen (`rescreenListChanges`). */
+  /** Lists whose change was recorded for the re-screen (`rescreenListChanges`), as one change. */
   recorded: string[]
   /** Lists whose watched subjects go back to the screening backlog whole (the hits were not at `before`). */
   rescreenedWhole: string[]
@@ -19,14 +20,20 @@ export interface RefreshRecord {
   refused: string[]
 }
 
+interface Head {
+  version: string
+  generation: string
+}
+
 /**
- * Records what a list refresh (an OpenSanctions delta included) changed, list by list, so that the watched
- * subjects are re-screened against that only. `before`: the lists before the refresh; undefined at start, when
- * the lists just loaded are compared with what the database was brought to.
+ * Records what a list refresh (an OpenSanctions delta included) changed, so that the watched subjects are
+ * re-screened against that only: the lists' changes as one change (`recordListChange`: the re-screen reads
+ * every subject once per change). `before`: the lists before the refresh; undefined at start, when the lists
+ * just loaded are compared with what the database was brought to.
  *
  * Each list has a head in the database (`watch_list_heads`): the version (`sha256`) the recorded changes bring
  * the hits to. Replicas refresh at different times, so a replica's `before` need not be the head:
- * - head = `before` (or no head yet): the change is recorded (`recordListChange`) and the head moves to `after`;
+ * - head = `before` (or no head yet): the list's change is recorded and its head moves to `after`;
  * - head = `after`: another replica recorded it already;
  * - `after` was a head before: this replica is behind the database (a slower download, an older mirror): its
  *   change is refused with a warning, since applying it would take the hits back to an older list;
@@ -34,6 +41,7 @@ export interface RefreshRecord {
  *   lists that changed meanwhile): the entries the hits came from are gone, so no diff can be exact, and every
  *   subject of a watch on the list goes back to the screening backlog, which screens it whole. Refusing here
  *   would leave those hits wrong until the subject itself changes.
+ * All in one transaction under `HEADS_LOCK`, so replicas recording at once take turns.
  */
 export async function recordListRefresh(
   pool: Pool,
@@ -44,110 +52,115 @@ export async function recordListRefresh(
   const record: RefreshRecord = { recorded: [], rescreenedWhole: [], refused: [] }
   const client = await pool.connect()
   try {
+    await client.query('BEGIN')
+    await client.query('SELECT pg_advisory_xact_lock($1)', [HEADS_LOCK])
+    const heads = await readHeads(client)
     const names = new Set([...(before?.lists ?? []), ...after.lists].map(({ name }) => name))
-    if (!before) {
-      // At start, a list the database has a head for and these lists lack was removed meanwhile.
-      const { rows } = await client.query<{ list: string }>(
-        `SELECT list FROM watch_list_heads WHERE version <> ''`,
-      )
-      for (const { list } of rows) names.add(list)
-    }
+    // At start, a list the database has a head for and these lists lack was removed meanwhile.
+    if (!before) for (const [list, head] of heads) if (head.version !== '') names.add(list)
+    const steps: string[] = []
+    const merged: ListChange = { added: [], changed: [], removed: [] }
+    const moved: string[] = []
+    const changed: string[] = []
     for (const list of names) {
       const from = before ? versionIn(before, list) : undefined
       const to = versionIn(after, list)
-      if (from === to) continue
-      let counts: Record<string, number> = {}
-      const outcome = await moveHead(client, list, from, to, () => {
-        const b = before as ListsSnapshot
-        const change = diffListEntries(entriesOf(b, list), entriesOf(after, list))
-        const touched = touchedParties(change, { before: b.index.entries, after: after.index.entries })
-        counts = {
-          added: change.added.length,
-          changed: change.changed.length,
-          removed: change.removed.length,
-          partyEntries: touched.before.length + touched.after.length,
-        }
-        return { ...touched, versions: Object.fromEntries(after.versionOf) }
-      })
-      if (outcome === 'recorded')
-        logger.info({ list, from, to, ...counts }, 'list change recorded for the watches')
-      if (outcome === 'recorded') record.recorded.push(list)
-      if (outcome === 'whole') record.rescreenedWhole.push(list)
-      if (outcome === 'refused') record.refused.push(list)
-      if (outcome === 'refused')
-        logger.warn(
-          { list, version: to },
-          'list change not recorded for the watches: this replica holds a version the watches have moved past',
-        )
-      if (outcome === 'whole')
-        logger.warn(
-          { list, from, to },
-          'the watches were not at this list version: every subject watching the list is screened again',
-        )
-    }
-    return record
-  } finally {
-    client.release()
-  }
-}
-
-type Outcome = 'recorded' | 'moved' | 'none' | 'whole' | 'refused'
-
-/** One list's step, in one transaction under `HEADS_LOCK` (see `recordListRefresh`). */
-async function moveHead(
-  client: PoolClient,
-  list: string,
-  from: string | undefined,
-  to: string,
-  diff: () => RecordedChange,
-): Promise<Outcome> {
-  await client.query('BEGIN')
-  try {
-    await client.query('SELECT pg_advisory_xact_lock($1)', [HEADS_LOCK])
-    const { rows } = await client.query<{ version: string; generation: string }>(
-      'SELECT version, generation::text FROM watch_list_heads WHERE list = $1',
-      [list],
-    )
-    const head = rows[0]
-    let outcome: Outcome
-    if (head?.version === to) outcome = 'none'
-    else if (from !== undefined && (!head || head.version === from)) {
-      // The generation keeps a list that goes back to an earlier content (v1 → v2 → v1 → v2) one key per step.
-      const key = `${list}#${head?.generation ?? 0}:${from}->${to}`
-      // A change of what decides no match (remarks) touches no party: the head moves, nothing to re-screen.
-      outcome = (await recordListChange(client, key, diff())) ? 'recorded' : 'moved'
-    } else if (!head) outcome = 'none'
-    else if (await wasHead(client, list, to)) outcome = 'refused'
-    else {
-      await client.query(
-        `UPDATE watch_subjects s SET revision = s.revision + 1 FROM watches w
-          WHERE w.watch_id = s.watch_id
-            AND (w.lists IS NULL OR EXISTS (SELECT 1 FROM unnest(w.lists) l WHERE split_part(l, '/', 1) = $1))`,
-        [list],
-      )
-      outcome = 'whole'
-    }
-    // No head yet: this replica's lists are where the hits are (the screener screened them on these).
-    if (outcome === 'recorded' || outcome === 'moved' || outcome === 'whole' || !head) {
-      await client.query(
-        `INSERT INTO watch_list_heads (list, version) VALUES ($1, $2)
-         ON CONFLICT (list) DO UPDATE SET version = $2, generation = watch_list_heads.generation + 1,
-           updated_at = now()`,
-        [list, to],
-      )
-      // A list gone is no version a replica can be behind at.
-      if (to !== '')
+      const head = heads.get(list)
+      if (from === to || head?.version === to) continue
+      if (before && from !== undefined && (!head || head.version === from)) {
+        const change = diffListEntries(entriesOf(before, list), entriesOf(after, list))
+        merged.added.push(...change.added)
+        merged.changed.push(...change.changed)
+        merged.removed.push(...change.removed)
+        // The generation keeps a list that goes back to an earlier content (v1 → v2 → v1 → v2) one step each.
+        steps.push(`${list}#${head?.generation ?? 0}:${from}->${to}`)
+        changed.push(list)
+        moved.push(list)
+      } else if (!head) {
+        // No head yet, at start: these lists are where the hits are (the screener screened on them).
+        moved.push(list)
+      } else if (await wasHead(client, list, to)) {
+        record.refused.push(list)
+      } else {
         await client.query(
-          'INSERT INTO watch_list_versions (list, version) VALUES ($1, $2) ON CONFLICT DO NOTHING',
-          [list, to],
+          `UPDATE watch_subjects s SET revision = s.revision + 1 FROM watches w
+            WHERE w.watch_id = s.watch_id
+              AND (w.lists IS NULL OR EXISTS (SELECT 1 FROM unnest(w.lists) l WHERE split_part(l, '/', 1) = $1))`,
+          [list],
         )
+        record.rescreenedWhole.push(list)
+        moved.push(list)
+      }
     }
+    if (before && steps.length > 0) {
+      const touched = touchedParties(merged, { before: before.index.entries, after: after.index.entries })
+      // One key per set of steps; hashed, as a refresh of many lists would make it long.
+      const key = createHash('sha256').update(steps.join('\n')).digest('hex')
+      const versions = Object.fromEntries(after.versionOf)
+      // A change of what decides no match (remarks) touches no party: the heads move, nothing to re-screen.
+      if (await recordListChange(client, key, { ...touched, versions })) {
+        record.recorded.push(...changed)
+        logger.info(
+          {
+            lists: record.recorded,
+            added: merged.added.length,
+            changed: merged.changed.length,
+            removed: merged.removed.length,
+            partyEntries: touched.before.length + touched.after.length,
+          },
+          'list change recorded for the watches',
+        )
+      }
+    }
+    for (const list of moved) await moveHead(client, list, versionIn(after, list))
     await client.query('COMMIT')
-    return outcome
   } catch (error) {
     await client.query('ROLLBACK').catch(() => undefined)
     throw error
+  } finally {
+    client.release()
   }
+  for (const list of record.refused)
+    logger.warn(
+      { list, version: versionIn(after, list) },
+      'list change not recorded for the watches: this replica holds a version the watches have moved past',
+    )
+  for (const list of record.rescreenedWhole)
+    logger.warn(
+      { list, version: versionIn(after, list) },
+      'the watches were not at this list version: every subject watching the list is screened again',
+    )
+  return record
+}
+
+async function readHeads(client: PoolClient): Promise<Map<string, Head>> {
+  const { rows } = await client.query<Head & { list: string }>(
+    'SELECT list, version, generation::text FROM watch_list_heads',
+  )
+  return new Map(rows.map(({ list, ...head }) => [list, head]))
+}
+
+async function moveHead(client: PoolClient, list: string, version: string): Promise<void> {
+  await client.query(
+    `INSERT INTO watch_list_heads (list, version) VALUES ($1, $2)
+     ON CONFLICT (list) DO UPDATE SET version = $2, generation = watch_list_heads.generation + 1,
+       updated_at = now()`,
+    [list, version],
+  )
+  // A list gone is no version a replica can be behind at.
+  if (version !== '')
+    await client.query(
+      'INSERT INTO watch_list_versions (list, version) VALUES ($1, $2) ON CONFLICT DO NOTHING',
+      [list, version],
+    )
+}
+
+async function wasHead(client: PoolClient, list: string, version: string): Promise<boolean> {
+  const { rows } = await client.query('SELECT 1 FROM watch_list_versions WHERE list = $1 AND version = $2', [
+    list,
+    version,
+  ])
+  return rows.length > 0
 }
 
 /** A list's version in `snapshot` (its `sha256`: the content, deltas chained); '' when it holds no such list. */
@@ -159,12 +172,4 @@ function versionIn(snapshot: ListsSnapshot, list: string): string {
 function entriesOf(snapshot: ListsSnapshot, list: string): SanctionEntry[] {
   const names = new Set(snapshot.selectable.get(list) ?? [])
   return snapshot.index.entries.filter((entry) => names.has(entry.list ?? ''))
-}
-
-async function wasHead(client: PoolClient, list: string, version: string): Promise<boolean> {
-  const { rows } = await client.query('SELECT 1 FROM watch_list_versions WHERE list = $1 AND version = $2', [
-    list,
-    version,
-  ])
-  return rows.length > 0
 }
