@@ -165,18 +165,27 @@ function snapshot(version: string, names: string[]): ListsSnapshot {
 }
 
 function headsLists(version: string, names: string[]): SanctionsLists {
-  const entries = names.map((name, i) => ({
-    id: `H${i}`,
-    name,
-    type: 'individual' as const,
-    programs: ['TEST'],
-    aliases: [],
-    countries: [],
-    remarks: null,
-    source: 'test',
-  }))
-  const list = sanctionsList({ name: 'heads', format: 'jsonl', source: 'test', sha256: version }, entries)
-  return SanctionsLists.of([list], createLogger({ name: 'test', level: 'silent' }))
+  return listsOf([['heads', version, names]])
+}
+
+/** Lists of `[name, version, names]`, each entry `H<n>` of its list. */
+function listsOf(specs: [string, string, string[]][]): SanctionsLists {
+  const lists = specs.map(([name, version, names]) =>
+    sanctionsList(
+      { name, format: 'jsonl', source: 'test', sha256: version },
+      names.map((listed, i) => ({
+        id: `H${i}`,
+        name: listed,
+        type: 'individual' as const,
+        programs: ['TEST'],
+        aliases: [],
+        countries: [],
+        remarks: null,
+        source: 'test',
+      })),
+    ),
+  )
+  return SanctionsLists.of(lists, createLogger({ name: 'test', level: 'silent' }))
 }
 
 describe('recording a list refresh for the watches (replicas refreshing at different times)', () => {
@@ -219,6 +228,20 @@ describe('recording a list refresh for the watches (replicas refreshing at diffe
     // From v4 the changes are recorded again, v4 → v1 included (a version seen before, reached from the head).
     expect((await recordListRefresh(pool, v4, v1, silent)).recorded).toEqual(['heads'])
     expect(await changes()).toBe(3)
+    // Two lists changed by one refresh: one change, so the re-screen reads the subjects once.
+    const twoBefore = listsOf([
+      ['heads', 'v1', ['Ilse Marrow']],
+      ['other', 'o1', []],
+      ['third', 't1', ['Ilse Marrow']],
+    ])
+    const twoAfter = listsOf([
+      ['heads', 'v1', ['Ilse Marrow']],
+      ['other', 'o2', ['Bertil Oxhaven']],
+      ['third', 't2', []],
+    ])
+    const both = await recordListRefresh(pool, twoBefore.current(), twoAfter.current(), silent)
+    expect(both.recorded.sort()).toEqual(['other', 'third'])
+    expect(await changes()).toBe(4)
   })
   it('is re-screened by the provider re-screener at its interval, unwoken (a change a killed replica left): applySubjectHits writes a `new` alert naming the list version', async () => {
     const pool = replica('rescreener')
