@@ -11,9 +11,8 @@ import { companiesEndpoint } from './endpoints/companies-endpoint'
 import { LISTS_ROUTE } from './endpoints/lists-route'
 import { sanctionsEndpoint } from './endpoints/sanctions-endpoint'
 import { createListMetrics } from './list-metrics'
-import type { ListInfo, RefreshOutcome, SanctionsLists } from './lists/sanctions-lists'
+import type { ListInfo, ListsSnapshot, RefreshOutcome, SanctionsLists } from './lists/sanctions-lists'
 import { SearchEngine } from './search-engine'
-import type { ListsSnapshot } from './lists/sanctions-lists'
 import { createAlertDeliverer } from './watches/alerts/create-alert-deliverer'
 import { createListRescreener } from './watches/rescreen/create-list-rescreener'
 import { recordListRefresh } from './watches/rescreen/record-list-refresh'
@@ -25,7 +24,8 @@ import { createWatchScreener } from './watches/watch-screener'
 /**
  * The provider as `serve` runs it: `ready()` resolves when the default bucket and the company store answer;
  * `start()` keeps the lists fresh, every `SANCTIONS_REFRESH_INTERVAL` and on SIGHUP (a failed refresh keeps the
- * lists in use, and is logged; with watches, what a refresh changed is re-screened: `recordListRefresh`); `close()` stops that and releases the S3 client's sockets and the database pools.
+ * lists in use, and is logged; with watches, what a refresh changed is re-screened: `recordListRefresh`);
+ * `close()` stops that and releases the S3 client's sockets and the database pools.
  */
 export interface Provider extends RunnableService {
   app: Express
@@ -48,7 +48,7 @@ export interface ProviderAdapters {
   companies?: CompanyStore
   /**
    * The watches database (`openWatchesDatabase`: migrated, sized by `WATCHES_DATABASE_POOL`), ended by `close()`
-   * after the screener and the alert deliverer stop; undefined: the watch endpoints answer 501, nothing is screened
+   * after the screener, the list re-screener and the alert deliverer stop; undefined: the watch endpoints answer 501, nothing is screened
    * or delivered.
    */
   watches?: Pool
