@@ -48,8 +48,8 @@ export interface ProviderAdapters {
   companies?: CompanyStore
   /**
    * The watches database (`openWatchesDatabase`: migrated, sized by `WATCHES_DATABASE_POOL`), ended by `close()`
-   * after the screener, the list re-screener and the alert deliverer stop; undefined: the watch endpoints answer 501, nothing is screened
-   * or delivered.
+   * after the screener, the list re-screener and the alert deliverer stop; undefined: the watch endpoints answer
+   * 501, nothing is screened or delivered.
    */
   watches?: Pool
 }
