@@ -228,6 +228,10 @@ describe('recording a list refresh for the watches (replicas refreshing at diffe
     // From v4 the changes are recorded again, v4 → v1 included (a version seen before, reached from the head).
     expect((await recordListRefresh(pool, v4, v1, silent)).recorded).toEqual(['heads'])
     expect(await changes()).toBe(3)
+    // A start on v2 (a head before): the list went back while no replica ran, so its subjects are screened whole.
+    expect((await recordListRefresh(pool, undefined, v2, silent)).rescreenedWhole).toEqual(['heads'])
+    expect((await recordListRefresh(pool, v2, v1, silent)).recorded).toEqual(['heads'])
+    expect(await changes()).toBe(4)
     // Two lists changed by one refresh: one change, so the re-screen reads the subjects once.
     const twoBefore = listsOf([
       ['heads', 'v1', ['Ilse Marrow']],
@@ -241,10 +245,12 @@ describe('recording a list refresh for the watches (replicas refreshing at diffe
     ])
     const both = await recordListRefresh(pool, twoBefore.current(), twoAfter.current(), silent)
     expect(both.recorded.sort()).toEqual(['other', 'third'])
-    expect(await changes()).toBe(4)
+    expect(await changes()).toBe(5)
   })
   it('is re-screened by the provider re-screener at its interval, unwoken (a change a killed replica left): applySubjectHits writes a `new` alert naming the list version', async () => {
     const pool = replica('rescreener')
+    // The changes the test before recorded are not this test's work.
+    await pool.query(`UPDATE watch_list_changes SET status = 'done' WHERE status = 'pending'`)
     await pool.query(
       `INSERT INTO watches (watch_id, alert_url, alert_token) VALUES ('timer', 'http://a', 't')`,
     )

@@ -35,10 +35,11 @@ interface Head {
  * the hits to. Replicas refresh at different times, so a replica's `before` need not be the head:
  * - head = `before` (or no head yet): the list's change is recorded and its head moves to `after`;
  * - head = `after`: another replica recorded it already;
- * - `after` was a head before: this replica is behind the database (a slower download, an older mirror): its
- *   change is refused with a warning, since applying it would take the hits back to an older list;
- * - otherwise the hits are at a version this replica never held (a refresh whose recording failed, a start on
- *   lists that changed meanwhile): the entries the hits came from are gone, so no diff can be exact, and every
+ * - a refresh to a version that was a head before: this replica is behind the database (a slower download,
+ *   an older mirror): its change is refused with a warning, since applying it would take the hits back;
+ * - otherwise the hits are at a version this replica never held or no longer holds (a refresh whose recording
+ *   failed, a start on lists that changed meanwhile, or went back to an earlier content: at start that is more
+ *   likely than a stale source): the entries the hits came from are gone, so no diff can be exact, and every
  *   subject of a watch on the list goes back to the screening backlog, which screens it whole. Refusing here
  *   would leave those hits wrong until the subject itself changes.
  * All in one transaction under `HEADS_LOCK`, so replicas recording at once take turns.
@@ -79,7 +80,7 @@ export async function recordListRefresh(
       } else if (!head) {
         // No head yet, at start: these lists are where the hits are (the screener screened on them).
         moved.push(list)
-      } else if (await wasHead(client, list, to)) {
+      } else if (before && (await wasHead(client, list, to))) {
         record.refused.push(list)
       } else {
         await client.query(
