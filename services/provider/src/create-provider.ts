@@ -11,9 +11,11 @@ import { companiesEndpoint } from './endpoints/companies-endpoint'
 import { sanctionsEndpoint } from './endpoints/sanctions-endpoint'
 import { createListMetrics } from './list-metrics'
 import { PROVIDER_ROUTE_DOCS } from './provider-route-docs'
-import type { ListInfo, RefreshOutcome, SanctionsLists } from './lists/sanctions-lists'
+import type { ListInfo, ListsSnapshot, RefreshOutcome, SanctionsLists } from './lists/sanctions-lists'
 import { SearchEngine } from './search-engine'
 import { createAlertDeliverer } from './watches/alerts/create-alert-deliverer'
+import { createListRescreener } from './watches/rescreen/create-list-rescreener'
+import { recordListRefresh } from './watches/rescreen/record-list-refresh'
 import { watchAlertRoutes } from './watches/alerts/watch-alert-routes'
 import { watchRoutes } from './watches/watch-routes'
 import { createWatchScreener } from './watches/watch-screener'
@@ -21,7 +23,8 @@ import { createWatchScreener } from './watches/watch-screener'
 /**
  * The provider as `serve` runs it: `ready()` resolves when the default bucket and the company store answer;
  * `start()` keeps the lists fresh, every `SANCTIONS_REFRESH_INTERVAL` and on SIGHUP (a failed refresh keeps the
- * lists in use, and is logged); `close()` stops that and releases the S3 client's sockets and the database pools.
+ * lists in use, and is logged; with watches, what a refresh changed is re-screened: `recordListRefresh`);
+ * `close()` stops that and releases the S3 client's sockets and the database pools.
  */
 export interface Provider extends RunnableService {
   app: Express
@@ -44,8 +47,8 @@ export interface ProviderAdapters {
   companies?: CompanyStore
   /**
    * The watches database (`openWatchesDatabase`: migrated, sized by `WATCHES_DATABASE_POOL`), ended by `close()`
-   * after the screener and the alert deliverer stop; undefined: the watch endpoints answer 501, nothing is screened
-   * or delivered.
+   * after the screener, the list re-screener and the alert deliverer stop; undefined: the watch endpoints answer
+   * 501, nothing is screened or delivered.
    */
   watches?: Pool
 }
@@ -82,6 +85,28 @@ export function createProvider(
       // The screener's alerts are sent at once rather than at the deliverer's next poll.
       alertsWritten: () => deliverer?.wake(),
     })
+  // A list change re-screens only the subjects it can concern; its alerts go out at once, like the screener's.
+  const rescreener =
+    watches &&
+    createListRescreener({
+      pool: watches,
+      engine: search,
+      logger,
+      intervalMs: config.watches?.screeningIntervalMs ?? 1000,
+      alertsWritten: () => deliverer?.wake(),
+    })
+  /** Records what changed between two versions of the lists (`before` undefined: at start) for the watches. */
+  const recordChange = async (before: ListsSnapshot | undefined, after: ListsSnapshot) => {
+    if (!watches) return
+    try {
+      const record = await recordListRefresh(watches, before, after, logger)
+      if (record.recorded.length > 0) rescreener?.wake()
+      if (record.rescreenedWhole.length > 0) screener?.wake()
+    } catch (error) {
+      // The next refresh or start finds the watches behind its lists and screens the list's subjects again.
+      logger.error({ err: error }, 'list change not recorded for the watches')
+    }
+  }
   const watchApi = watchRoutes({
     pool: watches,
     engine: search,
@@ -127,8 +152,11 @@ export function createProvider(
     },
   })
   const refreshLists = async () => {
+    const before = search.lists.current()
     const outcome = await search.lists.refresh()
     metrics.listRefreshes.inc({ outcome: outcome.ok ? 'ok' : 'failed' })
+    const after = search.lists.current()
+    if (outcome.ok && after !== before) await recordChange(before, after)
     return outcome
   }
   const schedule = refreshSchedule(refreshLists, config.sanctions.refreshIntervalMs)
@@ -138,7 +166,10 @@ export function createProvider(
     ready: kit.ready,
     start: async () => {
       schedule.start()
+      // Lists that changed while no replica ran (or whose recording failed) are caught up first.
+      await recordChange(undefined, search.lists.current())
       screener?.start()
+      rescreener?.start()
       deliverer?.start()
     },
     refreshLists,
@@ -146,6 +177,7 @@ export function createProvider(
     close: async () => {
       schedule.stop()
       await screener?.stop()
+      await rescreener?.stop()
       // Attempts in flight end within OUTBOUND_TIMEOUT_MS, inside the drain time; the rest wait in the database.
       await deliverer?.stop()
       await kit.close()

@@ -47,12 +47,12 @@ describe('provider configuration', () => {
     ])
   })
 
-  it('sizes the watches pool for the alert deliverer, the screener and the routes', () => {
+  it('sizes the watches pool for the alert deliverer, the screener, the list re-screener and the routes', () => {
     const url = 'postgres://db.internal/w'
     const env = { WATCHES_DATABASE_URL: url, WATCH_ALERT_CONCURRENCY: '20' }
-    expect(loadProviderConfig(env).watches?.poolSize).toBe(22)
-    expect(problemsOf({ ...env, WATCHES_DATABASE_POOL: '21' })).toEqual([
-      expect.stringMatching(/^WATCHES_DATABASE_POOL must be at least WATCH_ALERT_CONCURRENCY \+ 2 \(22\)/),
+    expect(loadProviderConfig(env).watches?.poolSize).toBe(24)
+    expect(problemsOf({ ...env, WATCHES_DATABASE_POOL: '23' })).toEqual([
+      expect.stringMatching(/^WATCHES_DATABASE_POOL must be at least WATCH_ALERT_CONCURRENCY \+ 4 \(24\)/),
     ])
   })
 

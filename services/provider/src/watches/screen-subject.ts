@@ -24,9 +24,9 @@ export interface WatchChoices {
 /** What of a subject is screened. */
 export interface ScreenedSubject {
   name: string
-  country: string | null
-  birthYear: number | null
-  entityType: string | null
+  country?: string | null
+  birthYear?: number | null
+  entityType?: string | null
 }
 
 const entryKeys = new WeakMap<readonly SanctionEntry[], Map<string, SanctionEntry>>()

@@ -1,5 +1,6 @@
 import type { Migration } from '../postgres/apply-migrations'
 import { ALERT_MIGRATIONS } from './alerts/alert-migrations'
+import { RESCREEN_MIGRATIONS } from './rescreen/rescreen-migrations'
 
 /**
  * The watches schema (issue 40). Version ranges, so that work on its parts can add migrations side by side:
@@ -95,4 +96,5 @@ export const WATCH_MIGRATIONS: readonly Migration[] = [
     `,
   },
   ...ALERT_MIGRATIONS,
+  ...RESCREEN_MIGRATIONS,
 ]

@@ -3,6 +3,7 @@ import { Gauge, type Registry } from 'prom-client'
 import type { Logger } from '@pf/service-kit'
 import type { SearchEngine } from '../search-engine'
 import { applySubjectHits } from './apply-subject-hits'
+import { WATCHED_SUBJECT_COLUMNS, watchedSubjectOf, type SubjectRow } from './rescreen/load-watched-subjects'
 import { screenSubject } from './screen-subject'
 
 /** Subjects screened per transaction: each batch's hits and alerts are committed together. */
@@ -16,18 +17,6 @@ export interface WatchScreener {
   stop(): Promise<void>
   /** Screens batches until none is left that this replica can take; returns how many subjects it screened. */
   drain(): Promise<number>
-}
-
-interface PendingSubject {
-  watch_id: string
-  subject_id: string
-  name: string
-  country: string | null
-  birth_year: number | null
-  entity_type: string | null
-  threshold: number | null
-  lists: string[] | null
-  watch_entity_type: string | null
 }
 
 /**
@@ -75,27 +64,21 @@ export function createWatchScreener({
     let alerts = 0
     try {
       await client.query('BEGIN')
-      const { rows } = await client.query<PendingSubject>(
-        `SELECT s.watch_id, s.subject_id, s.name, s.country, s.birth_year, s.entity_type,
-                w.threshold, w.lists, w.entity_type AS watch_entity_type
+      const { rows } = await client.query<SubjectRow>(
+        `SELECT ${WATCHED_SUBJECT_COLUMNS}
          FROM watch_subjects s JOIN watches w USING (watch_id)
          WHERE s.screened_revision IS DISTINCT FROM s.revision
          LIMIT $1 FOR UPDATE OF s SKIP LOCKED`,
         [SCREENING_BATCH],
       )
       for (const row of rows) {
-        const watch = { threshold: row.threshold, lists: row.lists, entityType: row.watch_entity_type }
-        const subject = {
-          name: row.name,
-          country: row.country,
-          birthYear: row.birth_year,
-          entityType: row.entity_type,
-        }
+        // The watch's lists as given: screening expands them (and refuses one no longer in use).
+        const subject = watchedSubjectOf(row)
         const written = await applySubjectHits(
           client,
           row.watch_id,
           row.subject_id,
-          screenSubject(engine, watch, subject),
+          screenSubject(engine, { ...subject, lists: row.lists, entityType: null }, subject),
         )
         alerts += written.new + written.changed + written.removed
       }

@@ -1,6 +1,7 @@
 import type { Pool } from 'pg'
 import { RESCREEN_LOCK } from './rescreen-migrations'
-import { nextHits, rescreenTouched, type SubjectRescreen, type TouchedParties } from './rescreen-change'
+import type { RecordedChange } from './record-list-change'
+import { nextHits, rescreenTouched, type SubjectRescreen } from './rescreen-change'
 import type { SubjectHit } from './subject-hit'
 import type { SubjectHitsSink } from './subject-hits-sink'
 import { WatchedNameIndex } from './watched-name-index'
@@ -13,6 +14,8 @@ export interface RescreenOptions {
   loadSubjects: (pool: Pool) => Promise<WatchedSubject[]>
   /** Subjects whose hits are replaced in one transaction. */
   batchSize?: number
+  /** Asked between batches: true leaves the rest of the change pending (the process is stopping). */
+  stopped?: () => boolean
 }
 
 /**
@@ -29,6 +32,7 @@ export async function rescreenListChanges({
   sink,
   loadSubjects,
   batchSize = 500,
+  stopped = () => false,
 }: RescreenOptions): Promise<{ changes: number; subjects: number } | null> {
   const lock = await pool.connect()
   // The lock lives as long as this connection: once it is lost another replica may take over, so stop.
@@ -43,15 +47,17 @@ export async function rescreenListChanges({
     const done = { changes: 0, subjects: 0 }
     try {
       for (;;) {
-        const pending = await lock.query<{ change_id: string; touched: TouchedParties }>(
+        const pending = await lock.query<{ change_id: string; touched: RecordedChange }>(
           `SELECT change_id, touched FROM watch_list_changes WHERE status = 'pending' ORDER BY change_id LIMIT 1`,
         )
         const change = pending.rows[0]
         if (!change) return done
         const index = WatchedNameIndex.build(await loadSubjects(pool))
         const rescreen = rescreenTouched(change.touched, index)
+        withVersions(rescreen.subjects, change.touched.versions ?? {})
         for (let from = 0; from < rescreen.subjects.length; from += batchSize) {
           if (lost) throw lost
+          if (stopped()) return done
           const batch = rescreen.subjects.slice(from, from + batchSize)
           done.subjects += await applyBatch(pool, sink, change.change_id, rescreen.replacedKeys, batch)
         }
@@ -71,6 +77,13 @@ export async function rescreenListChanges({
     lock.off('error', onLost)
     lock.release(lost)
   }
+}
+
+/** Every hit after the change names the version of each list it is on, as screening answers do. */
+function withVersions(subjects: readonly SubjectRescreen[], versions: Record<string, string>): void {
+  for (const { after } of subjects)
+    for (const { hit } of after)
+      for (const list of hit.lists) list.version = versions[list.name] ?? list.version
 }
 
 interface HitRow {

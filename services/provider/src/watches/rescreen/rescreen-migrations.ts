@@ -8,6 +8,9 @@ import type { Migration } from '../../postgres/apply-migrations'
  *   (`RESCREEN_LOCK`, a session advisory lock: a killed replica's is released with its connection).
  * - `watch_list_change_subjects`: the subjects a change was applied to, written in the transaction that
  *   replaces their hits, so a replica taking over skips them: no change is applied twice to one subject.
+ * - `watch_list_heads`: per list, the version (`sha256`) the recorded changes have brought the hits to, and
+ *   `watch_list_versions` every version that was a head: a refresh is recorded only from the head
+ *   (`recordListRefresh`), so replicas refreshing at different times never apply a change twice or backwards.
  */
 export const RESCREEN_MIGRATIONS: readonly Migration[] = [
   {
@@ -28,6 +31,24 @@ export const RESCREEN_MIGRATIONS: readonly Migration[] = [
         watch_id text NOT NULL,
         subject_id text NOT NULL,
         PRIMARY KEY (change_id, watch_id, subject_id)
+      );
+    `,
+  },
+  {
+    version: 31,
+    name: 'the version each list change was recorded up to',
+    sql: `
+      CREATE TABLE watch_list_heads (
+        list text PRIMARY KEY,
+        version text NOT NULL,
+        generation bigint NOT NULL DEFAULT 1,
+        updated_at timestamptz NOT NULL DEFAULT now()
+      );
+      CREATE TABLE watch_list_versions (
+        list text NOT NULL,
+        version text NOT NULL,
+        first_at timestamptz NOT NULL DEFAULT now(),
+        PRIMARY KEY (list, version)
       );
     `,
   },
