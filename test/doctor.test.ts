@@ -145,6 +145,33 @@ describe('doctor', () => {
     }
   })
 
+  it('webhook receiver: the queue layout Redis records against QUEUE_SHARDS (issue 38): another number fails with what to start with', async () => {
+    const env = {
+      PF_WEBHOOK_SECRET: 'whsec_a-real-secret-from-the-portal-0123',
+      REDIS_URL: redis.url,
+      WEBHOOK_QUEUE_PREFIX: '{doctor-layout}',
+    }
+    const fresh = await doctor('webhook-receiver', env)
+    expect(fresh.stdout).toMatch(
+      /^ok {4}queue layout \(QUEUE_SHARDS\) {2}none recorded yet: the first start records QUEUE_SHARDS=1$/m,
+    )
+    await redisCommand(Number(new URL(redis.url).port), [
+      'HSET',
+      '{doctor-layout}:webhooks:layout',
+      'shards',
+      '3',
+    ])
+    const other = await doctor('webhook-receiver', env)
+    expect(other.code).toBe(1)
+    expect(other.stdout).toMatch(
+      /^FAIL {2}queue layout \(QUEUE_SHARDS\): QUEUE_SHARDS=1 but Redis records 3 shard\(s\).*\(fix: Start with QUEUE_SHARDS=3, or change it by the resharding procedure/m,
+    )
+    const same = await doctor('webhook-receiver', { ...env, QUEUE_SHARDS: '3' })
+    expect(same.stdout).toMatch(
+      /^ok {4}queue layout \(QUEUE_SHARDS\) {2}Redis records 3 shard\(s\), as configured$/m,
+    )
+  })
+
   it('auth exchange: each missing setting is a failed line; with them, the JWKS and the identity provider answer', async () => {
     const missing = await doctor('auth-exchange', {})
     expect(missing.code).toBe(1)
