@@ -100,11 +100,13 @@ export async function benchWatches(): Promise<Row[]> {
   let failed: (error: Error) => void = () => {}
   const screenedLog = new Promise<number>((resolve, reject) => ([drained, failed] = [resolve, reject]))
   const provider = await startServiceProcess({
-    entry: MAIN,
+    // Node refuses `--cpu-prof` in NODE_OPTIONS: with a profile, the flags go first and the script after them.
+    ...(profile
+      ? { entry: '--cpu-prof', args: [`--cpu-prof-dir=${profile}`, MAIN] }
+      : { entry: MAIN }),
     env: {
       PATH: process.env.PATH,
       PORT: '0',
-      ...(profile && { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profile}` }),
       SANCTIONS_SOURCES: sources.join(','),
       WATCHES_DATABASE_URL: postgres.url,
       OUTBOUND_ALLOW_PRIVATE: 'true',
