@@ -37,7 +37,11 @@ async function sampled<T>(pid: number, url: string, run: () => Promise<T>) {
   const peak = { rss: residentMb(pid), heap: await heapUsedMb(url) }
   const rss = setInterval(() => (peak.rss = Math.max(peak.rss, residentMb(pid))), 100)
   const heap = setInterval(
-    () => void heapUsedMb(url).then((mb) => (peak.heap = Math.max(peak.heap, mb)), () => {}),
+    () =>
+      void heapUsedMb(url).then(
+        (mb) => (peak.heap = Math.max(peak.heap, mb)),
+        () => {},
+      ),
     2000,
   )
   try {
@@ -50,24 +54,26 @@ async function sampled<T>(pid: number, url: string, run: () => Promise<T>) {
 
 /** POSTs the JSON Lines chunks as one streamed request body; resolves with the answer. */
 function postLines(url: string, chunks: readonly Buffer[]) {
-  return new Promise<{ status: number; body: { accepted?: number; rejectedCount?: number } }>((resolve, reject) => {
-    const req = request(
-      url,
-      { method: 'POST', headers: { 'content-type': 'application/x-ndjson', 'x-pf-api-key': API_KEY } },
-      (res) => {
-        let text = ''
-        res.setEncoding('utf8').on('data', (piece: string) => (text += piece))
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) as never }))
-      },
-    )
-    req.on('error', reject)
-    let next = 0
-    const write = () => {
-      while (next < chunks.length) if (!req.write(chunks[next++])) return void req.once('drain', write)
-      req.end()
-    }
-    write()
-  })
+  return new Promise<{ status: number; body: { accepted?: number; rejectedCount?: number } }>(
+    (resolve, reject) => {
+      const req = request(
+        url,
+        { method: 'POST', headers: { 'content-type': 'application/x-ndjson', 'x-pf-api-key': API_KEY } },
+        (res) => {
+          let text = ''
+          res.setEncoding('utf8').on('data', (piece: string) => (text += piece))
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) as never }))
+        },
+      )
+      req.on('error', reject)
+      let next = 0
+      const write = () => {
+        while (next < chunks.length) if (!req.write(chunks[next++])) return void req.once('drain', write)
+        req.end()
+      }
+      write()
+    },
+  )
 }
 
 /**
@@ -101,9 +107,7 @@ export async function benchWatches(): Promise<Row[]> {
   const screenedLog = new Promise<number>((resolve, reject) => ([drained, failed] = [resolve, reject]))
   const provider = await startServiceProcess({
     // Node refuses `--cpu-prof` in NODE_OPTIONS: with a profile, the flags go first and the script after them.
-    ...(profile
-      ? { entry: '--cpu-prof', args: [`--cpu-prof-dir=${profile}`, MAIN] }
-      : { entry: MAIN }),
+    ...(profile ? { entry: '--cpu-prof', args: [`--cpu-prof-dir=${profile}`, MAIN] } : { entry: MAIN }),
     env: {
       PATH: process.env.PATH,
       PORT: '0',

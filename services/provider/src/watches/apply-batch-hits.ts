@@ -51,7 +51,8 @@ export async function applyBatchHits(
   const stored = groupBy(before.rows, (row) => key(row.watch_id, row.subject_id))
   const decisions = groupBy(decided.rows, (row) => key(row.watch_id, row.subject_id))
   const hits: object[] = []
-  const alerts: { alert_id: string; watch_id: string; subject_id: string; kind: AlertKind; hit: unknown }[] = []
+  const alerts: { alert_id: string; watch_id: string; subject_id: string; kind: AlertKind; hit: unknown }[] =
+    []
   for (const { watchId, subjectId, hits: now } of subjects) {
     const k = key(watchId, subjectId)
     for (const alert of subjectAlerts(stored.get(k) ?? [], silencingOf(decisions.get(k) ?? []), now)) {
