@@ -7,9 +7,11 @@ import { benchRescreen } from './rescreen.bench'
 import { benchSanctions } from './sanctions.bench'
 import { benchScale } from './scale.bench'
 import { benchScripts } from './scripts.bench'
+import { benchWatches } from './watches.bench'
 
-// BENCH_ONLY=<name> runs one bench alone: scripts, agreement, precision, sanctions, scale, companies, postgres or
-// rescreen (BENCH_PG_RECORDS sets the PostgreSQL bench's size, BENCH_RESCREEN_SUBJECTS the re-screen's).
+// BENCH_ONLY=<name> runs one bench alone: scripts, agreement, precision, sanctions, scale, companies, postgres,
+// rescreen or watches (BENCH_PG_RECORDS sets the PostgreSQL bench's size, BENCH_RESCREEN_SUBJECTS the
+// re-screen's, BENCH_WATCH_SUBJECTS the watches').
 async function main() {
   const only = process.env.BENCH_ONLY
   const run = (name: string) => !only || only === name
@@ -22,6 +24,7 @@ async function main() {
     ...(run('companies') ? benchCompanies() : []),
     ...(run('postgres') ? await benchPostgres() : []),
     ...(run('rescreen') ? await benchRescreen() : []),
+    ...(run('watches') ? await benchWatches() : []),
   ]
   console.log('\n@pf/provider benchmarks')
   console.table(rows)

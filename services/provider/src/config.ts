@@ -193,14 +193,14 @@ function readWatches(
     env.problem(
       `WATCHES_DATABASE_URL must be a postgres:// or postgresql:// URL (got a value starting "${url.slice(0, 11)}")`,
     )
-  // The alert deliverer holds a connection per batch in flight, the screener one, the list re-screener two (its
-  // lock and a batch), and an upload or an API call needs at least one more: fewer would let the background work
+  // The alert deliverer holds a connection per batch in flight, the screener two (its batches in flight), the list
+  // re-screener two (its lock and a batch), and an upload or an API call needs at least one more: fewer would let the background work
   // starve the routes.
-  const minPool = alertConcurrency + 4
+  const minPool = alertConcurrency + 5
   const poolSize = env.int('WATCHES_DATABASE_POOL', { default: Math.max(10, minPool), min: 2, max: 1000 })
   if (poolSize < minPool)
     env.problem(
-      `WATCHES_DATABASE_POOL must be at least WATCH_ALERT_CONCURRENCY + 4 (${minPool}): the deliverer holds one connection per batch it sends, the screener one, the list re-screener two, the routes need the rest (got "${poolSize}")`,
+      `WATCHES_DATABASE_POOL must be at least WATCH_ALERT_CONCURRENCY + 5 (${minPool}): the deliverer holds one connection per batch it sends, the screener two (its batches in flight), the list re-screener two, the routes need the rest (got "${poolSize}")`,
     )
   const subjectsMaxBytes = env.int('WATCH_SUBJECTS_MAX_BYTES', {
     default: DEFAULT_WATCHES.subjectsMaxBytes,

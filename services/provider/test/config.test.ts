@@ -50,9 +50,9 @@ describe('provider configuration', () => {
   it('sizes the watches pool for the alert deliverer, the screener, the list re-screener and the routes', () => {
     const url = 'postgres://db.internal/w'
     const env = { WATCHES_DATABASE_URL: url, WATCH_ALERT_CONCURRENCY: '20' }
-    expect(loadProviderConfig(env).watches?.poolSize).toBe(24)
-    expect(problemsOf({ ...env, WATCHES_DATABASE_POOL: '23' })).toEqual([
-      expect.stringMatching(/^WATCHES_DATABASE_POOL must be at least WATCH_ALERT_CONCURRENCY \+ 4 \(24\)/),
+    expect(loadProviderConfig(env).watches?.poolSize).toBe(25)
+    expect(problemsOf({ ...env, WATCHES_DATABASE_POOL: '24' })).toEqual([
+      expect.stringMatching(/^WATCHES_DATABASE_POOL must be at least WATCH_ALERT_CONCURRENCY \+ 5 \(25\)/),
     ])
   })
 

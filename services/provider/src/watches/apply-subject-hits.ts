@@ -1,17 +1,19 @@
 import { randomUUID } from 'node:crypto'
 import type { ClientBase } from 'pg'
-import { entryKey, type WatchHit } from './screen-subject'
+import type { WatchHit } from './screen-subject'
+import {
+  alertHit,
+  silencingOf,
+  subjectAlerts,
+  type AlertKind,
+  type FalsePositive,
+  type StoredHit,
+} from './subject-alerts'
 
-export type AlertKind = 'new' | 'changed' | 'removed'
+export type { AlertKind } from './subject-alerts'
 
 /** How many alerts of each kind one replacement wrote. */
 export type AlertCounts = Record<AlertKind, number>
-
-interface StoredHit {
-  hit_key: string
-  entry_hash: string
-  hit: { lists?: { name: string; id: string }[] }
-}
 
 /**
  * Replaces one subject's `watch_hits` with `hits` and writes the difference as `watch_alerts`, in the caller's
@@ -30,20 +32,7 @@ export async function applySubjectHits(
     'SELECT hit_key, entry_hash, hit FROM watch_hits WHERE watch_id = $1 AND subject_id = $2',
     [watchId, subjectId],
   )
-  const silencing = await falsePositives(client, watchId, subjectId)
-  const silenced = (lists: readonly { name: string; id: string }[] | undefined, hash: string) =>
-    (lists ?? []).some(({ name, id }) => silencing.get(entryKey(name, id))?.has(hash))
-  const old = new Map(before.rows.map((row) => [row.hit_key, row]))
-  const alerts: { kind: AlertKind; hit: unknown }[] = []
-  for (const now of hits) {
-    const was = old.get(now.hitKey)
-    old.delete(now.hitKey)
-    if (was && was.entry_hash === now.entryHash) continue
-    if (silenced(now.hit.lists, now.entryHash)) continue
-    alerts.push({ kind: was ? 'changed' : 'new', hit: alertHit(now) })
-  }
-  for (const gone of old.values())
-    if (!silenced(gone.hit.lists, gone.entry_hash)) alerts.push({ kind: 'removed', hit: gone.hit })
+  const alerts = subjectAlerts(before.rows, await falsePositives(client, watchId, subjectId), hits)
   await client.query('DELETE FROM watch_hits WHERE watch_id = $1 AND subject_id = $2', [watchId, subjectId])
   if (hits.length > 0)
     await client.query(
@@ -72,21 +61,14 @@ export async function applySubjectHits(
   return counts
 }
 
-/** The hit as alerts and `watch_hits` keep it: the screening hit with its key and entry hash. */
-function alertHit({ hitKey, entryHash, hit }: WatchHit) {
-  return { ...hit, hitKey, entryHash }
-}
-
 /** The entry hashes a `false_positive` in force silences, by `list:entryId` (the newest decision is in force). */
 async function falsePositives(client: ClientBase, watchId: string, subjectId: string) {
-  const { rows } = await client.query<{ list: string; entry_id: string; entry_hash: string }>(
+  const { rows } = await client.query<FalsePositive>(
     `SELECT list, entry_id, entry_hash FROM (
        SELECT DISTINCT ON (list, entry_id) list, entry_id, decision, entry_hash FROM watch_decisions
        WHERE watch_id = $1 AND subject_id = $2 ORDER BY list, entry_id, decision_id DESC) newest
      WHERE decision = 'false_positive' AND entry_hash IS NOT NULL`,
     [watchId, subjectId],
   )
-  const silencing = new Map<string, Set<string>>()
-  for (const row of rows) silencing.set(entryKey(row.list, row.entry_id), new Set([row.entry_hash]))
-  return silencing
+  return silencingOf(rows)
 }
