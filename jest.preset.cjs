@@ -16,6 +16,8 @@ module.exports = function preset(dir) {
     rootDir: dir,
     testEnvironment: 'node',
     testTimeout: TEST_TIMEOUT_MS,
+    // RSA signing keys made ahead for the emulators and issuers (see the file).
+    setupFiles: [path.join(root, 'scripts', 'jest', 'signing-key-pool.cjs')],
     testMatch: ['<rootDir>/test/**/*.test.ts', '<rootDir>/*.test.ts'],
     transform: {
       '^.+\\.ts$': [
