@@ -145,6 +145,32 @@ describe('doctor', () => {
     }
   })
 
+  // Issue 38: a QUEUE_SHARDS other than the one Redis records would be refused at start; the doctor says so first.
+  it('webhook receiver: the QUEUE_SHARDS recorded in Redis is checked, read only; another fails with the setting to start with', async () => {
+    const env = {
+      PF_WEBHOOK_SECRET: 'whsec_a-real-secret-from-the-portal-0123',
+      REDIS_URL: redis.url,
+      WEBHOOK_QUEUE_PREFIX: '{doctor-layout}',
+    }
+    const port = Number(new URL(redis.url).port)
+    const fresh = await doctor('webhook-receiver', env)
+    expect(fresh.stdout).toMatch(
+      /^ok {4}queue layout QUEUE_SHARDS=1 {2}none recorded yet: the first start records 1 shard/m,
+    )
+    expect(await redisCommand(port, ['EXISTS', '{doctor-layout}:webhooks:layout'])).toBe(0)
+    await redisCommand(port, ['HSET', '{doctor-layout}:webhooks:layout', 'shards', '3'])
+    const same = await doctor('webhook-receiver', { ...env, QUEUE_SHARDS: '3' })
+    expect(same).toMatchObject({
+      code: 0,
+      stdout: expect.stringMatching(/^ok {4}queue layout QUEUE_SHARDS=3 {2}Redis records 3 shard\(s\)$/m),
+    })
+    const other = await doctor('webhook-receiver', env)
+    expect(other.code).toBe(1)
+    expect(other.stdout).toMatch(
+      /^FAIL {2}queue layout QUEUE_SHARDS=1: QUEUE_SHARDS=1 but Redis records 3 shard\(s\).*\(fix: Start with QUEUE_SHARDS=3, or change it by the resharding procedure/m,
+    )
+  })
+
   it('auth exchange: each missing setting is a failed line; with them, the JWKS and the identity provider answer', async () => {
     const missing = await doctor('auth-exchange', {})
     expect(missing.code).toBe(1)

@@ -1,7 +1,7 @@
 // `node dist/doctor.js`: checks the receiver's (and worker's) configuration without serving; exit 1 on any failure.
 import { DoctorProblem, runDoctorCommand, type DoctorCheck } from '@pf/service-kit'
 import { loadReceiverConfig, type ReceiverConfig } from '../config'
-import { describeRedisTarget, readEvictionPolicy } from '../queue'
+import { describeRedisTarget, layoutMismatch, readEvictionPolicy, readQueueLayout } from '../queue'
 
 const checks = (config: ReceiverConfig): DoctorCheck[] => [
   {
@@ -22,11 +22,24 @@ const checks = (config: ReceiverConfig): DoctorCheck[] => [
       return `answers; maxmemory-policy ${policy ?? 'not reported'}`
     },
   },
+  {
+    name: `queue layout QUEUE_SHARDS=${config.shards}`,
+    needs: ['REDIS_*', 'WEBHOOK_QUEUE_PREFIX', 'QUEUE_SHARDS', 'QUEUE_RESHARD_FROM'],
+    run: async () => {
+      // Read only: a start records the layout, the doctor must not (it may run against another deployment's Redis).
+      const layout = await readQueueLayout(config.redis, config.queuePrefix, 4000)
+      if (!layout) return `none recorded yet: the first start records ${config.shards} shard(s)`
+      const mismatch = layoutMismatch(layout, { ...config, prefix: config.queuePrefix })
+      if (mismatch) throw new DoctorProblem(mismatch.problem, mismatch.fix)
+      return `Redis records ${layout.shards} shard(s)${layout.resharding ? `, resharding from ${layout.resharding.from} until ${new Date(layout.resharding.until).toISOString()}` : ''}`
+    },
+  },
 ]
 
 runDoctorCommand(loadReceiverConfig, checks, {
   service: 'webhook-receiver',
-  checks: 'Redis answers with maxmemory-policy noeviction',
+  checks:
+    'Redis answers with maxmemory-policy noeviction; the QUEUE_SHARDS recorded in Redis is the configured one',
   argv: process.argv.slice(2),
   env: process.env,
 })

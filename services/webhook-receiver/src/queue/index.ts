@@ -36,5 +36,7 @@ export type { ShardedEventStore, ShardedEventStoreOptions } from './shards/creat
 export { checkQueueLayout, LAYOUT_CHECK_TIMEOUT_MS } from './shards/check-queue-layout'
 export type { LayoutClaim, QueueLayout } from './shards/claim-queue-layout'
 export { QueueLayoutError } from './shards/queue-layout-error'
+export { layoutMismatch } from './shards/claim-queue-layout'
+export { readQueueLayout } from './shards/read-queue-layout'
 export { MAX_QUEUE_SHARDS } from './shards/shard-prefixes'
 export { logQueueLayout } from './shards/log-queue-layout'

@@ -79,23 +79,38 @@ export async function claimQueueLayout(
 }
 
 function refuseOtherLayout(
+  layout: QueueLayout,
+  claim: Pick<LayoutClaim, 'prefix' | 'shards' | 'reshardFrom'>,
+): void {
+  const mismatch = layoutMismatch(layout, claim)
+  if (mismatch) throw new QueueLayoutError(`${mismatch.problem} ${mismatch.fix}`)
+}
+
+/**
+ * Why a process given `claim` may not use the queue laid out as `layout` (what it is refused with, and what to
+ * start it with instead), or `undefined` when it may: shared by a start's claim and the doctor's read-only check.
+ */
+export function layoutMismatch(
   { shards: recorded, resharding }: QueueLayout,
   { prefix, shards, reshardFrom }: Pick<LayoutClaim, 'prefix' | 'shards' | 'reshardFrom'>,
-): void {
+): { problem: string; fix: string } | undefined {
   const where = `(${layoutKey(prefix)})`
   const running = resharding
     ? `a resharding from ${resharding.from} to ${recorded} shards runs until ${new Date(resharding.until).toISOString()}`
     : undefined
   if (recorded !== shards)
-    throw new QueueLayoutError(
-      `QUEUE_SHARDS=${shards} but Redis records ${recorded} shard(s) for this queue ${where}${running ? `, and ${running}` : ''}: ` +
-        `webhooks' dedup markers live in their shard for the whole WEBHOOK_DEDUP_TTL_SECONDS, so another number would accept redeliveries as new events. ` +
-        (running
-          ? `Start with QUEUE_SHARDS=${recorded} QUEUE_RESHARD_FROM=${resharding!.from} until it has ended.`
-          : `Start with QUEUE_SHARDS=${recorded}, or change it by the resharding procedure (README, "Changing the number of shards"): every process with QUEUE_SHARDS=${shards} QUEUE_RESHARD_FROM=${recorded}.`),
-    )
+    return {
+      problem:
+        `QUEUE_SHARDS=${shards} but Redis records ${recorded} shard(s) for this queue ${where}${running ? `, and ${running}` : ''}: ` +
+        `webhooks' dedup markers live in their shard for the whole WEBHOOK_DEDUP_TTL_SECONDS, so another number would accept redeliveries as new events.`,
+      fix: running
+        ? `Start with QUEUE_SHARDS=${recorded} QUEUE_RESHARD_FROM=${resharding!.from} until it has ended.`
+        : `Start with QUEUE_SHARDS=${recorded}, or change it by the resharding procedure (README, "Changing the number of shards"): every process with QUEUE_SHARDS=${shards} QUEUE_RESHARD_FROM=${recorded}.`,
+    }
   if (resharding && reshardFrom !== resharding.from)
-    throw new QueueLayoutError(
-      `${running} ${where}: every process needs QUEUE_RESHARD_FROM=${resharding.from} until then (got ${reshardFrom === undefined ? 'none' : `QUEUE_RESHARD_FROM=${reshardFrom}`}), so that receivers still find the old layout's dedup markers and workers drain its queues.`,
-    )
+    return {
+      problem: `${running} ${where}: every process needs QUEUE_RESHARD_FROM=${resharding.from} until then (got ${reshardFrom === undefined ? 'none' : `QUEUE_RESHARD_FROM=${reshardFrom}`}),`,
+      fix: `so that receivers still find the old layout's dedup markers and workers drain its queues.`,
+    }
+  return undefined
 }
