@@ -164,6 +164,15 @@ describe('doctor', () => {
       code: 0,
       stdout: expect.stringMatching(/^ok {4}queue layout QUEUE_SHARDS=3 {2}Redis records 3 shard\(s\)$/m),
     })
+    // The resharding procedure's settings: the doctor says the first start begins it, and records nothing.
+    const resharding = await doctor('webhook-receiver', {
+      ...env,
+      QUEUE_SHARDS: '2',
+      QUEUE_RESHARD_FROM: '3',
+    })
+    expect(resharding.stdout).toMatch(
+      /^ok {4}queue layout QUEUE_SHARDS=2 {2}Redis records 3 shard\(s\); the first start with these settings begins the resharding to 2$/m,
+    )
     const other = await doctor('webhook-receiver', env)
     expect(other.code).toBe(1)
     expect(other.stdout).toMatch(

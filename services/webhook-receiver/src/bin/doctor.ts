@@ -29,6 +29,9 @@ const checks = (config: ReceiverConfig): DoctorCheck[] => [
       // Read only: a start records the layout, the doctor must not (it may run against another deployment's Redis).
       const layout = await readQueueLayout(config.redis, config.queuePrefix, 4000)
       if (!layout) return `none recorded yet: the first start records ${config.shards} shard(s)`
+      // QUEUE_RESHARD_FROM naming the recorded number: what the claim accepts, turning the record into a resharding.
+      if (!layout.resharding && config.reshardFrom === layout.shards && config.shards !== layout.shards)
+        return `Redis records ${layout.shards} shard(s); the first start with these settings begins the resharding to ${config.shards}`
       const mismatch = layoutMismatch(layout, { ...config, prefix: config.queuePrefix })
       if (mismatch) throw new DoctorProblem(mismatch.problem, mismatch.fix)
       return `Redis records ${layout.shards} shard(s)${layout.resharding ? `, resharding from ${layout.resharding.from} until ${new Date(layout.resharding.until).toISOString()}` : ''}`
