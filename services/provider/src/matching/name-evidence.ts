@@ -39,6 +39,15 @@ export const SHORT_WORD_POINTS = 16
  */
 export const NO_SAME_WORD_POINTS = 10
 
+/**
+ * Points a hit loses when the query answers part of a listed name of three words or more, not all of it, and a
+ * query word is answered only by a word spelt otherwise: "MICHAEL WILLIAMS" ~ "WILLIAM MICHAEL JOHNSON" 96,
+ * "DANIELLE HERRERA" ~ "RENDON HERRERA, Daniel" 98, "EDUARDO GARCIA" ~ "GARCIA ARBOLEDA, Edward" 94. A common
+ * given name and family name meet a listed name's words in thousands of customers; a name missing a word is still
+ * found when the words given are the listed ones, and a name misspelt when it is whole. 16, as for a partial name.
+ */
+export const NEAR_PARTIAL_NAME_POINTS = 16
+
 /** The part similarity from which a query word counts as answered by a listed word. */
 export const WORD_MATCH = 0.85
 
@@ -99,6 +108,10 @@ export interface NameEvidence {
   unmatchedShort: string[]
   /** How many of the query's words a listed word spells alike (the same letters or consonants: `sameWord`). */
   sameWords: number
+  /** The query's words, its short ones (`PreparedName.short`) counted: what `partialName` and `noSameWord` read. */
+  queryWords: number
+  /** The query's answered words that no listed word spells with the same letters (`NEAR_PARTIAL_NAME_POINTS`). */
+  nearWords: number
 }
 
 /**
@@ -134,22 +147,35 @@ export function nameEvidence(
     candidates.some((candidate) => lengthsClose(word, candidate) && jaro(word, candidate) >= COMPOUND_MATCH)
   const listedPairs = joinedPairs(listed.parts)
   const queryPairs = joinedPairs(query.parts)
+  // Each listed word answers one query word at most: "MELISSA MILLS" is not two words of "GOLD MILES LIMITED".
+  const options = query.parts.map((_, i) => listed.parts.flatMap((__, j) => (answers(i, j) ? [j] : [])))
+  const holder = new Map<number, number>()
+  const assign = (i: number, seen: Set<number>): boolean =>
+    (options[i] as number[]).some((j) => {
+      if (seen.has(j)) return false
+      seen.add(j)
+      const other = holder.get(j)
+      if (other !== undefined && !assign(other, seen)) return false
+      holder.set(j, i)
+      return true
+    })
+  query.parts.forEach((_, i) => assign(i, new Set()))
+  const assigned = new Set(holder.values())
   const answeredListed = new Set<number>()
+  options.forEach((js, i) => {
+    if (assigned.has(i)) for (const j of js) answeredListed.add(j)
+  })
   const unmatched: string[] = []
   let consonants = 0
+  let nearWords = 0
   query.parts.forEach((part, i) => {
-    let found = false
-    listed.parts.forEach((_, j) => {
-      if (answers(i, j)) {
-        found = true
-        answeredListed.add(j)
-      }
-    })
+    let found = assigned.has(i)
     const joined = [queryPairs[i - 1], queryPairs[i]].filter((pair): pair is string => pair !== undefined)
     if (!found && !skeletal)
       found = compound(part, listedPairs) || joined.some((pair) => compound(pair, listed.parts))
     if (found) consonants += part.length
     else unmatched.push(part)
+    if (found && !listed.parts.includes(part)) nearWords += 1
   })
   // The listed name's own words: a piece of a hyphenated or apostrophised word (AL and TIKRITI of AL-TIKRITI)
   // is the word already.
@@ -171,10 +197,13 @@ export function nameEvidence(
   const sameWord = (part: string) =>
     listed.parts.includes(part) ||
     (consonantSkeleton(part).length >= SAME_SKELETON_LENGTH && listedSkeletons.has(consonantSkeleton(part)))
+  const short = skeletal ? [] : (query.short ?? [])
   return {
-    sameWords: query.parts.filter(sameWord).length,
+    sameWords: query.parts.filter(sameWord).length + short.filter((word) => listed.parts.includes(word)).length,
+    queryWords: query.parts.length + short.length,
+    nearWords,
     unmatched: skeletal && consonants < SKELETON_MIN_CONSONANTS ? [...query.parts] : unmatched,
-    unmatchedShort: skeletal ? [] : (query.short ?? []).filter((short) => !holds(short)),
+    unmatchedShort: short.filter((word) => !holds(word)),
     listedWords: words.length,
     answeredListed: words.filter(({ j }) => answeredListed.has(j)).length,
   }
@@ -182,23 +211,37 @@ export function nameEvidence(
 
 /**
  * The points a hit loses for its evidence: `UNMATCHED_WORD_POINTS`, `SHORT_WORD_POINTS`, `NO_SAME_WORD_POINTS`,
- * `PARTIAL_NAME_POINTS`.
+ * `PARTIAL_NAME_POINTS`, `NEAR_PARTIAL_NAME_POINTS`.
  */
-export function evidencePoints(evidence: NameEvidence, queryWords: number): number {
+export function evidencePoints(evidence: NameEvidence): number {
   return (
     (evidence.unmatched.length > 0 ? UNMATCHED_WORD_POINTS : 0) +
     (evidence.unmatchedShort.length > 0 ? SHORT_WORD_POINTS : 0) +
-    (noSameWord(evidence, queryWords) ? NO_SAME_WORD_POINTS : 0) +
-    (partialName(evidence, queryWords) ? PARTIAL_NAME_POINTS : 0)
+    (noSameWord(evidence) ? NO_SAME_WORD_POINTS : 0) +
+    (partialName(evidence) ? PARTIAL_NAME_POINTS : 0) +
+    (nearPartialName(evidence) ? NEAR_PARTIAL_NAME_POINTS : 0)
   )
 }
 
 /** Whether a query of two words or more answers at most half of a listed name of three words or more. */
-export function partialName(evidence: NameEvidence, queryWords: number): boolean {
-  return queryWords >= 2 && evidence.listedWords >= 3 && evidence.answeredListed * 2 <= evidence.listedWords
+export function partialName(evidence: NameEvidence): boolean {
+  return evidence.queryWords >= 2 && evidence.listedWords >= 3 && evidence.answeredListed * 2 <= evidence.listedWords
+}
+
+/**
+ * Whether the query answers more than half of a listed name of three words or more, not all of it, with a word
+ * spelt otherwise (`NEAR_PARTIAL_NAME_POINTS`; at most half is `partialName`).
+ */
+export function nearPartialName(evidence: NameEvidence): boolean {
+  return (
+    evidence.nearWords > 0 &&
+    evidence.listedWords >= 3 &&
+    evidence.answeredListed < evidence.listedWords &&
+    !partialName(evidence)
+  )
 }
 
 /** Whether a query of two words or more has no word a listed word spells alike (`NO_SAME_WORD_POINTS`). */
-export function noSameWord(evidence: NameEvidence, queryWords: number): boolean {
-  return queryWords >= 2 && evidence.sameWords === 0
+export function noSameWord(evidence: NameEvidence): boolean {
+  return evidence.queryWords >= 2 && evidence.sameWords === 0
 }
