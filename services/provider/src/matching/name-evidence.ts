@@ -2,6 +2,7 @@ import { consonantSkeleton } from './consonant-skeleton'
 import { jaro } from './jaro-winkler'
 import { partSimilarity, type PartSimilarity } from './name-score'
 import { NOISE_WORDS, type PreparedName } from './prepare-name'
+import { soundClass } from './soundex'
 
 /**
  * Points a hit loses when a word of the query has no counterpart in the listed name. The OFAC-modelled score
@@ -62,7 +63,8 @@ export const SKELETON_MIN_CONSONANTS = 4
 
 /**
  * The Jaro similarity (no prefix reward: the initials differ) from which a word is the same spelt with another
- * initial: USAMA and OSAMA, ALACTRONIC and ELECTRONIC, which `partSimilarity` scores 0.
+ * initial: USAMA and OSAMA, ALACTRONIC and ELECTRONIC, which `partSimilarity` scores 0. The two initials must
+ * sound alike (one Soundex class: vowels, H, W and Y one; C, K, Q, S one): LAWSON is not WILSON (0.82).
  */
 export const OTHER_INITIAL_MATCH = 0.8
 
@@ -81,6 +83,9 @@ const COMPOUND_MATCH = 0.9
 
 /** The longest listed word that holds a short query word spelt otherwise (`nameEvidence`). */
 const SHORT_LISTED_WORD = 3
+
+/** Whether two words' initials are of one Soundex class (`soundClass`). */
+const initialsSoundAlike = (a: string, b: string) => soundClass(a[0] as string) === soundClass(b[0] as string)
 
 /** Whether `short`'s letters appear in `word` in order. */
 function isSubsequence(short: string, word: string): boolean {
@@ -117,10 +122,12 @@ export interface NameEvidence {
 /**
  * Which words of a query and a listed name answer each other. A listed word answers a query word when they score
  * `WORD_MATCH` (`similarity`, the scorer's own) and their lengths are close; a word of one or two letters answers
- * only itself (COX is not CO). Between spellings also the same word with another initial
- * (`OTHER_INITIAL_MATCH`), the same consonants (three or more: vowels are what transliterations change most),
- * and, for a query word, a compound (it, or it joined with a neighbour, is a listed word or two joined). Between consonant skeletons (`skeletal`) only `SKELETON_WORD_MATCH`
- * answers, and every query word counts unanswered when those answered hold fewer than `SKELETON_MIN_CONSONANTS`.
+ * only itself (COX is not CO), a legal form or linking word too. Between spellings also the same word with another
+ * initial (`OTHER_INITIAL_MATCH`) and the same consonants (three or more: vowels are what transliterations change
+ * most), both with initials that sound alike, and, for a query word, a compound (it, or it joined with a
+ * neighbour, is a listed word or two joined). Each listed word answers one query word at most (the most query
+ * words answered, a matching). Between consonant skeletons (`skeletal`) only `SKELETON_WORD_MATCH` answers, and
+ * every query word counts unanswered when those answered hold fewer than `SKELETON_MIN_CONSONANTS`.
  */
 export function nameEvidence(
   query: PreparedName,
@@ -134,14 +141,21 @@ export function nameEvidence(
     const part = query.parts[i] as string
     const word = listed.parts[j] as string
     if (part === word) return true
+    // A legal form or linking word says nothing of who is meant: JOINT does not answer JANET.
+    if (NOISE_WORDS.has(word)) return false
     // A word of one or two letters (or consonants) answers only itself.
     if (word.length <= 2 || part.length <= 2) return false
     if (skeletal) return similarity(i, j) >= minimum
     if (!lengthsClose(part, word)) return false
     if (similarity(i, j) >= minimum) return true
-    if (word[0] !== part[0] && jaro(part, word) >= OTHER_INITIAL_MATCH) return true
+    if (word[0] !== part[0] && initialsSoundAlike(part, word) && jaro(part, word) >= OTHER_INITIAL_MATCH)
+      return true
     const skeleton = consonantSkeleton(part)
-    return skeleton.length >= SAME_SKELETON_LENGTH && consonantSkeleton(word) === skeleton
+    return (
+      skeleton.length >= SAME_SKELETON_LENGTH &&
+      consonantSkeleton(word) === skeleton &&
+      initialsSoundAlike(part, word)
+    )
   }
   const compound = (word: string, candidates: readonly string[]) =>
     candidates.some((candidate) => lengthsClose(word, candidate) && jaro(word, candidate) >= COMPOUND_MATCH)
@@ -199,7 +213,8 @@ export function nameEvidence(
     (consonantSkeleton(part).length >= SAME_SKELETON_LENGTH && listedSkeletons.has(consonantSkeleton(part)))
   const short = skeletal ? [] : (query.short ?? [])
   return {
-    sameWords: query.parts.filter(sameWord).length + short.filter((word) => listed.parts.includes(word)).length,
+    sameWords:
+      query.parts.filter(sameWord).length + short.filter((word) => listed.parts.includes(word)).length,
     queryWords: query.parts.length + short.length,
     nearWords,
     unmatched: skeletal && consonants < SKELETON_MIN_CONSONANTS ? [...query.parts] : unmatched,
@@ -225,7 +240,11 @@ export function evidencePoints(evidence: NameEvidence): number {
 
 /** Whether a query of two words or more answers at most half of a listed name of three words or more. */
 export function partialName(evidence: NameEvidence): boolean {
-  return evidence.queryWords >= 2 && evidence.listedWords >= 3 && evidence.answeredListed * 2 <= evidence.listedWords
+  return (
+    evidence.queryWords >= 2 &&
+    evidence.listedWords >= 3 &&
+    evidence.answeredListed * 2 <= evidence.listedWords
+  )
 }
 
 /**
