@@ -84,8 +84,12 @@ const COMPOUND_MATCH = 0.9
 /** The longest listed word that holds a short query word spelt otherwise (`nameEvidence`). */
 const SHORT_LISTED_WORD = 3
 
-/** Whether two words' initials are of one Soundex class (`soundClass`). */
-const initialsSoundAlike = (a: string, b: string) => soundClass(a[0] as string) === soundClass(b[0] as string)
+/**
+ * Whether two words' initials are of one Soundex class (`soundClass`), or one word is the other without its first
+ * letter (HAN and KHAN, ERGEY and SERGEY).
+ */
+const initialsSoundAlike = (a: string, b: string) =>
+  soundClass(a[0] as string) === soundClass(b[0] as string) || a === b.slice(1) || b === a.slice(1)
 
 /** Whether `short`'s letters appear in `word` in order. */
 function isSubsequence(short: string, word: string): boolean {
@@ -141,13 +145,13 @@ export function nameEvidence(
     const part = query.parts[i] as string
     const word = listed.parts[j] as string
     if (part === word) return true
-    // A legal form or linking word says nothing of who is meant: JOINT does not answer JANET.
-    if (NOISE_WORDS.has(word)) return false
     // A word of one or two letters (or consonants) answers only itself.
     if (word.length <= 2 || part.length <= 2) return false
     if (skeletal) return similarity(i, j) >= minimum
     if (!lengthsClose(part, word)) return false
     if (similarity(i, j) >= minimum) return true
+    // A legal form or linking word answers only its own misspellings: its consonants are not JANET's (JOINT).
+    if (NOISE_WORDS.has(word)) return false
     if (word[0] !== part[0] && initialsSoundAlike(part, word) && jaro(part, word) >= OTHER_INITIAL_MATCH)
       return true
     const skeleton = consonantSkeleton(part)
@@ -163,18 +167,23 @@ export function nameEvidence(
   const queryPairs = joinedPairs(query.parts)
   // Each listed word answers one query word at most: "MELISSA MILLS" is not two words of "GOLD MILES LIMITED".
   const options = query.parts.map((_, i) => listed.parts.flatMap((__, j) => (answers(i, j) ? [j] : [])))
-  const holder = new Map<number, number>()
+  // A word the listed name repeats (MOHAMMAD HAMDI MOHAMMAD) answers as many.
+  const written = listed.whole.split(' ')
+  const capacity = listed.parts.map((word) => Math.max(1, written.filter((w) => w === word).length))
+  const holders = listed.parts.map((): number[] => [])
   const assign = (i: number, seen: Set<number>): boolean =>
     (options[i] as number[]).some((j) => {
       if (seen.has(j)) return false
       seen.add(j)
-      const other = holder.get(j)
-      if (other !== undefined && !assign(other, seen)) return false
-      holder.set(j, i)
+      const held = holders[j] as number[]
+      if (held.length < (capacity[j] as number)) return held.push(i) > 0
+      const moved = held.findIndex((other) => assign(other, seen))
+      if (moved < 0) return false
+      held[moved] = i
       return true
     })
   query.parts.forEach((_, i) => assign(i, new Set()))
-  const assigned = new Set(holder.values())
+  const assigned = new Set(holders.flat())
   const answeredListed = new Set<number>()
   options.forEach((js, i) => {
     if (assigned.has(i)) for (const j of js) answeredListed.add(j)
@@ -189,7 +198,8 @@ export function nameEvidence(
       found = compound(part, listedPairs) || joined.some((pair) => compound(pair, listed.parts))
     if (found) consonants += part.length
     else unmatched.push(part)
-    if (found && !listed.parts.includes(part)) nearWords += 1
+    // A compound is the query's words run together, not a word spelt otherwise.
+    if (assigned.has(i) && !listed.parts.includes(part)) nearWords += 1
   })
   // The listed name's own words: a piece of a hyphenated or apostrophised word (AL and TIKRITI of AL-TIKRITI)
   // is the word already.
