@@ -85,11 +85,11 @@ const COMPOUND_MATCH = 0.9
 const SHORT_LISTED_WORD = 3
 
 /**
- * Whether two words' initials are of one Soundex class (`soundClass`), or one word is the other without its first
- * letter (HAN and KHAN, ERGEY and SERGEY).
+ * Whether two words' initials are of one Soundex class (`soundClass`), or one word's initial is the other's second
+ * letter: a first letter dropped or a KH written H (HAN and KHAN, ERGEY and SERGEY, HUWAIT and KHUWAYT).
  */
 const initialsSoundAlike = (a: string, b: string) =>
-  soundClass(a[0] as string) === soundClass(b[0] as string) || a === b.slice(1) || b === a.slice(1)
+  soundClass(a[0] as string) === soundClass(b[0] as string) || a[0] === b[1] || b[0] === a[1]
 
 /** Whether `short`'s letters appear in `word` in order. */
 function isSubsequence(short: string, word: string): boolean {
@@ -150,10 +150,10 @@ export function nameEvidence(
     if (skeletal) return similarity(i, j) >= minimum
     if (!lengthsClose(part, word)) return false
     if (similarity(i, j) >= minimum) return true
-    // A legal form or linking word answers only its own misspellings: its consonants are not JANET's (JOINT).
-    if (NOISE_WORDS.has(word)) return false
     if (word[0] !== part[0] && initialsSoundAlike(part, word) && jaro(part, word) >= OTHER_INITIAL_MATCH)
       return true
+    // A legal form or linking word answers only its own misspellings: its consonants are not JANET's (JOINT).
+    if (NOISE_WORDS.has(word)) return false
     const skeleton = consonantSkeleton(part)
     return (
       skeleton.length >= SAME_SKELETON_LENGTH &&
