@@ -57,6 +57,28 @@ describe('which words answer each other (nameEvidence)', () => {
     expect(evidence(query, listed).sameWords).toBe(same)
   })
 
+  it.each([
+    ['MELISSA MILLS', 'GOLD MILES LIMITED', ['MILLS']],
+    ['JANET REED', 'RED DOLPHIN JOINT STOCK COMPANY', ['JANET']],
+    ['JOSE LAWSON', 'JOSEPH, Wilson', ['LAWSON']],
+    ['HAN HUWAIT', 'KHAN KHUWAYT', []],
+    ['COMPANI ALMAZ', 'COMPANY ALMAZ', []],
+  ])(
+    '%s against %s leaves %j unanswered (one query word per listed word, a legal form by its spelling, initials that sound alike)',
+    (query, listed, unmatched) => {
+      expect(evidence(query, listed).unmatched).toEqual(unmatched)
+    },
+  )
+
+  it('counts a query word answered by another spelling, and the short words among the query words', () => {
+    expect(evidence('MICHAEL WILLIAMS', 'WILLIAM MICHAEL JOHNSON')).toMatchObject({
+      nearWords: 1,
+      answeredListed: 2,
+      listedWords: 3,
+    })
+    expect(evidence('BO NILSSON', 'BOB WILSON').queryWords).toBe(2)
+  })
+
   it('counts how much of the listed name the query answers, a hyphenated word once', () => {
     expect(evidence('MARIA MARTINEZ', 'CHAVEZ MARTINEZ, Maria Icela')).toMatchObject({
       listedWords: 4,

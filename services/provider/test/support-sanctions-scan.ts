@@ -92,7 +92,7 @@ export class SanctionsScan implements ListedNames {
           comparedListed(form, listed.form.prepared),
           form.skeletal,
         )
-        const score = Math.max(0, raw - points - evidencePoints(evidence, form.prepared.parts.length))
+        const score = Math.max(0, raw - points - evidencePoints(evidence))
         if (score >= threshold) hits.push({ name: id, entry: listed.entry, score, form: formIndex, evidence })
       })
     })

@@ -2,6 +2,7 @@ import { consonantSkeleton } from './consonant-skeleton'
 import { jaro } from './jaro-winkler'
 import { partSimilarity, type PartSimilarity } from './name-score'
 import { NOISE_WORDS, type PreparedName } from './prepare-name'
+import { soundClass } from './soundex'
 
 /**
  * Points a hit loses when a word of the query has no counterpart in the listed name. The OFAC-modelled score
@@ -39,6 +40,15 @@ export const SHORT_WORD_POINTS = 16
  */
 export const NO_SAME_WORD_POINTS = 10
 
+/**
+ * Points a hit loses when the query answers part of a listed name of three words or more, not all of it, and a
+ * query word is answered only by a word spelt otherwise: "MICHAEL WILLIAMS" ~ "WILLIAM MICHAEL JOHNSON" 96,
+ * "DANIELLE HERRERA" ~ "RENDON HERRERA, Daniel" 98, "EDUARDO GARCIA" ~ "GARCIA ARBOLEDA, Edward" 94. A common
+ * given name and family name meet a listed name's words in thousands of customers; a name missing a word is still
+ * found when the words given are the listed ones, and a name misspelt when it is whole. 16, as for a partial name.
+ */
+export const NEAR_PARTIAL_NAME_POINTS = 16
+
 /** The part similarity from which a query word counts as answered by a listed word. */
 export const WORD_MATCH = 0.85
 
@@ -53,7 +63,8 @@ export const SKELETON_MIN_CONSONANTS = 4
 
 /**
  * The Jaro similarity (no prefix reward: the initials differ) from which a word is the same spelt with another
- * initial: USAMA and OSAMA, ALACTRONIC and ELECTRONIC, which `partSimilarity` scores 0.
+ * initial: USAMA and OSAMA, ALACTRONIC and ELECTRONIC, which `partSimilarity` scores 0. The two initials must
+ * sound alike (one Soundex class: vowels, H, W and Y one; C, K, Q, S one): LAWSON is not WILSON (0.82).
  */
 export const OTHER_INITIAL_MATCH = 0.8
 
@@ -72,6 +83,13 @@ const COMPOUND_MATCH = 0.9
 
 /** The longest listed word that holds a short query word spelt otherwise (`nameEvidence`). */
 const SHORT_LISTED_WORD = 3
+
+/**
+ * Whether two words' initials are of one Soundex class (`soundClass`), or one word's initial is the other's second
+ * letter: a first letter dropped or a KH written H (HAN and KHAN, ERGEY and SERGEY, HUWAIT and KHUWAYT).
+ */
+const initialsSoundAlike = (a: string, b: string) =>
+  soundClass(a[0] as string) === soundClass(b[0] as string) || a[0] === b[1] || b[0] === a[1]
 
 /** Whether `short`'s letters appear in `word` in order. */
 function isSubsequence(short: string, word: string): boolean {
@@ -99,15 +117,21 @@ export interface NameEvidence {
   unmatchedShort: string[]
   /** How many of the query's words a listed word spells alike (the same letters or consonants: `sameWord`). */
   sameWords: number
+  /** The query's words, its short ones (`PreparedName.short`) counted: what `partialName` and `noSameWord` read. */
+  queryWords: number
+  /** The query's answered words that no listed word spells with the same letters (`NEAR_PARTIAL_NAME_POINTS`). */
+  nearWords: number
 }
 
 /**
  * Which words of a query and a listed name answer each other. A listed word answers a query word when they score
  * `WORD_MATCH` (`similarity`, the scorer's own) and their lengths are close; a word of one or two letters answers
- * only itself (COX is not CO). Between spellings also the same word with another initial
- * (`OTHER_INITIAL_MATCH`), the same consonants (three or more: vowels are what transliterations change most),
- * and, for a query word, a compound (it, or it joined with a neighbour, is a listed word or two joined). Between consonant skeletons (`skeletal`) only `SKELETON_WORD_MATCH`
- * answers, and every query word counts unanswered when those answered hold fewer than `SKELETON_MIN_CONSONANTS`.
+ * only itself (COX is not CO), a legal form or linking word too. Between spellings also the same word with another
+ * initial (`OTHER_INITIAL_MATCH`) and the same consonants (three or more: vowels are what transliterations change
+ * most), both with initials that sound alike, and, for a query word, a compound (it, or it joined with a
+ * neighbour, is a listed word or two joined). Each listed word answers one query word at most (the most query
+ * words answered, a matching). Between consonant skeletons (`skeletal`) only `SKELETON_WORD_MATCH` answers, and
+ * every query word counts unanswered when those answered hold fewer than `SKELETON_MIN_CONSONANTS`.
  */
 export function nameEvidence(
   query: PreparedName,
@@ -126,30 +150,56 @@ export function nameEvidence(
     if (skeletal) return similarity(i, j) >= minimum
     if (!lengthsClose(part, word)) return false
     if (similarity(i, j) >= minimum) return true
-    if (word[0] !== part[0] && jaro(part, word) >= OTHER_INITIAL_MATCH) return true
+    if (word[0] !== part[0] && initialsSoundAlike(part, word) && jaro(part, word) >= OTHER_INITIAL_MATCH)
+      return true
+    // A legal form or linking word answers only its own misspellings: its consonants are not JANET's (JOINT).
+    if (NOISE_WORDS.has(word)) return false
     const skeleton = consonantSkeleton(part)
-    return skeleton.length >= SAME_SKELETON_LENGTH && consonantSkeleton(word) === skeleton
+    return (
+      skeleton.length >= SAME_SKELETON_LENGTH &&
+      consonantSkeleton(word) === skeleton &&
+      initialsSoundAlike(part, word)
+    )
   }
   const compound = (word: string, candidates: readonly string[]) =>
     candidates.some((candidate) => lengthsClose(word, candidate) && jaro(word, candidate) >= COMPOUND_MATCH)
   const listedPairs = joinedPairs(listed.parts)
   const queryPairs = joinedPairs(query.parts)
+  // Each listed word answers one query word at most: "MELISSA MILLS" is not two words of "GOLD MILES LIMITED".
+  const options = query.parts.map((_, i) => listed.parts.flatMap((__, j) => (answers(i, j) ? [j] : [])))
+  // A word the listed name repeats (MOHAMMAD HAMDI MOHAMMAD) answers as many.
+  const written = listed.whole.split(' ')
+  const capacity = listed.parts.map((word) => Math.max(1, written.filter((w) => w === word).length))
+  const holders = listed.parts.map((): number[] => [])
+  const assign = (i: number, seen: Set<number>): boolean =>
+    (options[i] as number[]).some((j) => {
+      if (seen.has(j)) return false
+      seen.add(j)
+      const held = holders[j] as number[]
+      if (held.length < (capacity[j] as number)) return held.push(i) > 0
+      const moved = held.findIndex((other) => assign(other, seen))
+      if (moved < 0) return false
+      held[moved] = i
+      return true
+    })
+  query.parts.forEach((_, i) => assign(i, new Set()))
+  const assigned = new Set(holders.flat())
   const answeredListed = new Set<number>()
+  options.forEach((js, i) => {
+    if (assigned.has(i)) for (const j of js) answeredListed.add(j)
+  })
   const unmatched: string[] = []
   let consonants = 0
+  let nearWords = 0
   query.parts.forEach((part, i) => {
-    let found = false
-    listed.parts.forEach((_, j) => {
-      if (answers(i, j)) {
-        found = true
-        answeredListed.add(j)
-      }
-    })
+    let found = assigned.has(i)
     const joined = [queryPairs[i - 1], queryPairs[i]].filter((pair): pair is string => pair !== undefined)
     if (!found && !skeletal)
       found = compound(part, listedPairs) || joined.some((pair) => compound(pair, listed.parts))
     if (found) consonants += part.length
     else unmatched.push(part)
+    // A compound is the query's words run together, not a word spelt otherwise.
+    if (assigned.has(i) && !listed.parts.includes(part)) nearWords += 1
   })
   // The listed name's own words: a piece of a hyphenated or apostrophised word (AL and TIKRITI of AL-TIKRITI)
   // is the word already.
@@ -171,10 +221,14 @@ export function nameEvidence(
   const sameWord = (part: string) =>
     listed.parts.includes(part) ||
     (consonantSkeleton(part).length >= SAME_SKELETON_LENGTH && listedSkeletons.has(consonantSkeleton(part)))
+  const short = skeletal ? [] : (query.short ?? [])
   return {
-    sameWords: query.parts.filter(sameWord).length,
+    sameWords:
+      query.parts.filter(sameWord).length + short.filter((word) => listed.parts.includes(word)).length,
+    queryWords: query.parts.length + short.length,
+    nearWords,
     unmatched: skeletal && consonants < SKELETON_MIN_CONSONANTS ? [...query.parts] : unmatched,
-    unmatchedShort: skeletal ? [] : (query.short ?? []).filter((short) => !holds(short)),
+    unmatchedShort: short.filter((word) => !holds(word)),
     listedWords: words.length,
     answeredListed: words.filter(({ j }) => answeredListed.has(j)).length,
   }
@@ -182,23 +236,41 @@ export function nameEvidence(
 
 /**
  * The points a hit loses for its evidence: `UNMATCHED_WORD_POINTS`, `SHORT_WORD_POINTS`, `NO_SAME_WORD_POINTS`,
- * `PARTIAL_NAME_POINTS`.
+ * `PARTIAL_NAME_POINTS`, `NEAR_PARTIAL_NAME_POINTS`.
  */
-export function evidencePoints(evidence: NameEvidence, queryWords: number): number {
+export function evidencePoints(evidence: NameEvidence): number {
   return (
     (evidence.unmatched.length > 0 ? UNMATCHED_WORD_POINTS : 0) +
     (evidence.unmatchedShort.length > 0 ? SHORT_WORD_POINTS : 0) +
-    (noSameWord(evidence, queryWords) ? NO_SAME_WORD_POINTS : 0) +
-    (partialName(evidence, queryWords) ? PARTIAL_NAME_POINTS : 0)
+    (noSameWord(evidence) ? NO_SAME_WORD_POINTS : 0) +
+    (partialName(evidence) ? PARTIAL_NAME_POINTS : 0) +
+    (nearPartialName(evidence) ? NEAR_PARTIAL_NAME_POINTS : 0)
   )
 }
 
 /** Whether a query of two words or more answers at most half of a listed name of three words or more. */
-export function partialName(evidence: NameEvidence, queryWords: number): boolean {
-  return queryWords >= 2 && evidence.listedWords >= 3 && evidence.answeredListed * 2 <= evidence.listedWords
+export function partialName(evidence: NameEvidence): boolean {
+  return (
+    evidence.queryWords >= 2 &&
+    evidence.listedWords >= 3 &&
+    evidence.answeredListed * 2 <= evidence.listedWords
+  )
+}
+
+/**
+ * Whether the query answers more than half of a listed name of three words or more, not all of it, with a word
+ * spelt otherwise (`NEAR_PARTIAL_NAME_POINTS`; at most half is `partialName`).
+ */
+export function nearPartialName(evidence: NameEvidence): boolean {
+  return (
+    evidence.nearWords > 0 &&
+    evidence.listedWords >= 3 &&
+    evidence.answeredListed < evidence.listedWords &&
+    !partialName(evidence)
+  )
 }
 
 /** Whether a query of two words or more has no word a listed word spells alike (`NO_SAME_WORD_POINTS`). */
-export function noSameWord(evidence: NameEvidence, queryWords: number): boolean {
-  return queryWords >= 2 && evidence.sameWords === 0
+export function noSameWord(evidence: NameEvidence): boolean {
+  return evidence.queryWords >= 2 && evidence.sameWords === 0
 }

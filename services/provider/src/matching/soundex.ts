@@ -40,3 +40,8 @@ export function soundex(part: string): string {
   }
   return code.padEnd(4, '0')
 }
+
+/** The Soundex class of a letter: its digit, or '' for vowels, H, W, Y and anything outside A-Z. */
+export function soundClass(letter: string): string {
+  return DIGIT[letter] ?? ''
+}

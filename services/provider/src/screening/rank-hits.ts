@@ -4,6 +4,8 @@ import type { QueryForm } from '../matching/name-forms'
 import type { ScoreExplanation } from '../matching/name-score'
 import { WEAK_ALIAS_POINTS } from '../matching/name-weight'
 import {
+  NEAR_PARTIAL_NAME_POINTS,
+  nearPartialName,
   NO_SAME_WORD_POINTS,
   noSameWord,
   PARTIAL_NAME_POINTS,
@@ -18,7 +20,13 @@ import type { ScreeningRules } from './screening-rules'
 /** What lowered a hit's score below its name's, and by how many points. */
 export interface ScoreAdjustment {
   rule:
-    'weak-alias' | 'birth-year' | 'unmatched-word' | 'unmatched-short-word' | 'no-same-word' | 'partial-name'
+    | 'weak-alias'
+    | 'birth-year'
+    | 'unmatched-word'
+    | 'unmatched-short-word'
+    | 'no-same-word'
+    | 'partial-name'
+    | 'near-partial-name'
   points: number
   detail: string
 }
@@ -126,17 +134,23 @@ function explainHit(
       points: SHORT_WORD_POINTS,
       detail: `the listed name does not hold ${evidence.unmatchedShort.join(', ')}`,
     })
-  if (evidence && noSameWord(evidence, form.prepared.parts.length))
+  if (evidence && noSameWord(evidence))
     adjustments.push({
       rule: 'no-same-word',
       points: NO_SAME_WORD_POINTS,
       detail: 'no word of the query is spelt as a word of the listed name (letters or consonants)',
     })
-  if (evidence && partialName(evidence, form.prepared.parts.length))
+  if (evidence && partialName(evidence))
     adjustments.push({
       rule: 'partial-name',
       points: PARTIAL_NAME_POINTS,
       detail: `the query answers ${evidence.answeredListed} of the listed name's ${evidence.listedWords} words`,
+    })
+  if (evidence && nearPartialName(evidence))
+    adjustments.push({
+      rule: 'near-partial-name',
+      points: NEAR_PARTIAL_NAME_POINTS,
+      detail: `the query answers ${evidence.answeredListed} of the listed name's ${evidence.listedWords} words, ${evidence.nearWords} spelt otherwise`,
     })
   return {
     ...explanation,

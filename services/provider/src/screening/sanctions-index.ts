@@ -184,7 +184,7 @@ export class SanctionsIndex implements ListedNames {
       const points = (this.namePoints[candidate] as number) + rules.birthPenalty(entry)
       if (Math.max(0, raw - points) < threshold) continue
       const evidence = this.evidence(form, candidate)
-      const score = Math.max(0, raw - points - evidencePoints(evidence, form.prepared.parts.length))
+      const score = Math.max(0, raw - points - evidencePoints(evidence))
       if (score >= threshold) hits.push({ name: candidate, entry, score, form: formIndex, evidence })
     }
   }
