@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs'
 import type { SanctionEntry } from '../src/datasets/records'
 import { parseUnXml } from '../src/datasets/load-un-xml'
-import { nameEvidence } from '../src/matching/name-evidence'
+import { nameEvidence, nearPartialName } from '../src/matching/name-evidence'
 import { prepareListedName, prepareQueryName } from '../src/matching/prepare-name'
 import { SanctionsIndex } from '../src/screening/sanctions-index'
 import { referenceData } from './support-data'
@@ -77,6 +77,12 @@ describe('which words answer each other (nameEvidence)', () => {
       listedWords: 3,
     })
     expect(evidence('BO NILSSON', 'BOB WILSON').queryWords).toBe(2)
+  })
+
+  it('takes a query of fewer words for a part of the listed name (near-partial-name), one of as many words for the whole party named otherwise', () => {
+    expect(nearPartialName(evidence('MICHAEL WILLIAMS', 'WILLIAM MICHAEL JOHNSON'))).toBe(true)
+    // OFAC's own score for this pair is 93 (data/reference/name-matching): no partial name.
+    expect(nearPartialName(evidence('KIM IL SUNG', 'KIM SANG MAN'))).toBe(false)
   })
 
   it('counts how much of the listed name the query answers, a hyphenated word once', () => {

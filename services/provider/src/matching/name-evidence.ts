@@ -258,12 +258,14 @@ export function partialName(evidence: NameEvidence): boolean {
 }
 
 /**
- * Whether the query answers more than half of a listed name of three words or more, not all of it, with a word
- * spelt otherwise (`NEAR_PARTIAL_NAME_POINTS`; at most half is `partialName`).
+ * Whether a query of fewer words than a listed name of three words or more answers more than half of it, not all,
+ * with a word spelt otherwise (`NEAR_PARTIAL_NAME_POINTS`; at most half is `partialName`). A query of as many
+ * words names the whole party another way (KIM IL SUNG ~ KIM, Sang Man: OFAC's own score is 93), not a part of it.
  */
 export function nearPartialName(evidence: NameEvidence): boolean {
   return (
     evidence.nearWords > 0 &&
+    evidence.queryWords < evidence.listedWords &&
     evidence.listedWords >= 3 &&
     evidence.answeredListed < evidence.listedWords &&
     !partialName(evidence)
