@@ -1,12 +1,11 @@
 import { listedNames } from '../../datasets/listed-names'
 import type { SanctionEntry } from '../../datasets/records'
 import { skeletonName } from '../../matching/consonant-skeleton'
-import { listedForms, queryForms } from '../../matching/name-forms'
+import { formsMeet, listedForms, queryForms, type ListedForm } from '../../matching/name-forms'
+import { partSimilarity } from '../../matching/name-score'
 import type { PreparedName } from '../../matching/prepare-name'
 import { BOUND_SLACK } from '../../screening/jaro-winkler-index/jaro-winkler-bound'
 import { JaroWinklerIndex } from '../../screening/jaro-winkler-index/jaro-winkler-index'
-import { initialBit } from '../../screening/vocabularies/holder-initials'
-import { everyPartFloor } from '../../screening/vocabularies/part-similarities'
 import { PartVocabulary } from '../../screening/vocabularies/part-vocabulary'
 import { flattenPostings } from '../../screening/vocabularies/flatten-postings'
 import type { WatchedSubject } from './watched-subject'
@@ -16,6 +15,12 @@ const floorOf = (threshold: number) => (threshold - 0.5) / 100 - BOUND_SLACK
 
 const noTick = () => {}
 
+/** A row's query form, as bits (`QueryForm`'s flags). */
+const TRANSLITERATED = 1
+const SKELETAL = 2
+const ABJAD_ONLY = 4
+const KOREAN = 8
+
 /**
  * The watched subjects' names, indexed to answer the re-screen's question the other way round: which subjects
  * may a listed entry hit? Screening a subject (the query) scores each listed name by the larger of two terms
@@ -23,14 +28,19 @@ const noTick = () => {}
  * reaches the floor:
  * - the parts' mean: then one of the subject's parts has a similarity at the floor with a listed part; the
  *   subjects' distinct parts are a `PartVocabulary` searched with each listed part (Jaro-Winkler is symmetric,
- *   `partSimilarity` never above it). Where every part of the subject must score above 0
- *   (`everyPartFloor`), every one of its initials is one of the listed parts' initials (`partSimilarity` is 0
- *   across initials), which leaves out most holders of a common part;
+ *   `partSimilarity` never above it);
  * - the whole name: a `JaroWinklerIndex` over the subjects' whole names, searched with the listed whole.
- * Consonant-skeleton forms are searched with the listed name's skeletons, as screening compares them. What it
- * returns is every subject that may hit, and few others: the re-screen scores those exactly (`rescreenChange`).
+ * Consonant-skeleton forms are searched with the listed name's skeletons, as screening compares them. Each query
+ * form so found (a row) is then scored against the listed form that found it alone, as `scoreForm` scores the
+ * pair (a common part finds most names; few of them score near the threshold), and a subject is a candidate
+ * when one of its name's forms reaches its floor: every subject that may hit, and few others. The re-screen
+ * screens those exactly (`rescreenChange`).
  */
 export class WatchedNameIndex {
+  /** A stamp per row: the rows already found for the listed form in hand. */
+  private readonly rowSeen: Int32Array
+  private generation = 0
+
   private constructor(
     readonly subjects: readonly WatchedSubject[],
     /** The subjects of each distinct name: `subjectsOf[subjectOffsets[n] .. subjectOffsets[n + 1])`. */
@@ -41,16 +51,21 @@ export class WatchedNameIndex {
     private readonly minFloor: number,
     /** Subjects at a floor of 0 or below: every listed name reaches it. */
     private readonly always: Int32Array,
-    /** The distinct name of each row (a query form of a name, `queryForms`), its part count and initials. */
+    /** The distinct name of each row (a query form of a name, `queryForms`), its flags and whole (−1: none). */
     private readonly rowName: Int32Array,
-    private readonly rowParts: Uint8Array,
-    private readonly rowInitials: Int32Array,
+    private readonly rowFlags: Uint8Array,
+    private readonly rowWhole: Int32Array,
+    /** Each row's parts as vocabulary ids: `rowPartIds[rowPartOffsets[r] .. rowPartOffsets[r + 1])`. */
+    private readonly rowPartOffsets: Int32Array,
+    private readonly rowPartIds: Int32Array,
     private readonly vocabulary: PartVocabulary,
     /** The rows of each distinct whole: `wholeRows[wholeOffsets[w] .. wholeOffsets[w + 1])`. */
     private readonly wholeOffsets: Int32Array,
     private readonly wholeRows: Int32Array,
     private readonly wholes: JaroWinklerIndex,
-  ) {}
+  ) {
+    this.rowSeen = new Int32Array(rowName.length)
+  }
 
   static build(subjects: readonly WatchedSubject[]): WatchedNameIndex {
     const nameIds = new Map<string, number>()
@@ -62,11 +77,18 @@ export class WatchedNameIndex {
     })
     const { offsets: subjectOffsets, members: subjectsOf } = groupBy(nameOf, nameIds.size)
     const rowName: number[] = []
+    const rowFlags: number[] = []
     const rowParts: string[][] = []
     const rowWholes: string[] = []
     for (const [name, id] of nameIds)
-      for (const { prepared } of queryForms(name)) {
+      for (const { prepared, transliterated, skeletal, abjadOnly, korean } of queryForms(name)) {
         rowName.push(id)
+        rowFlags.push(
+          (transliterated ? TRANSLITERATED : 0) |
+            (skeletal ? SKELETAL : 0) |
+            (abjadOnly ? ABJAD_ONLY : 0) |
+            (korean ? KOREAN : 0),
+        )
         rowParts.push(prepared.parts)
         rowWholes.push(prepared.whole)
       }
@@ -80,6 +102,7 @@ export class WatchedNameIndex {
     })
     const { offsets: wholeOffsets, members: wholeRows } = groupBy(wholeOf, wholeIds.size)
     const floors = Float64Array.from(subjects, ({ threshold }) => floorOf(threshold))
+    const { vocabulary, partOffsets, partIds } = PartVocabulary.build(rowParts)
     return new WatchedNameIndex(
       subjects,
       subjectOffsets,
@@ -88,9 +111,11 @@ export class WatchedNameIndex {
       floors.reduce((min, floor) => Math.min(min, floor), 1),
       Int32Array.from(subjects.keys()).filter((subject) => (floors[subject] as number) <= 0),
       Int32Array.from(rowName),
-      Uint8Array.from(rowParts, (parts) => Math.min(parts.length, 255)),
-      Int32Array.from(rowParts, initialsOf),
-      PartVocabulary.build(rowParts).vocabulary,
+      Uint8Array.from(rowFlags),
+      wholeOf,
+      partOffsets,
+      partIds,
+      vocabulary,
       wholeOffsets,
       wholeRows,
       JaroWinklerIndex.build([...wholeIds.keys()], { acrossInitials: true }),
@@ -104,71 +129,117 @@ export class WatchedNameIndex {
   /** Every subject (its position in `subjects`) whose screening against one of `entries` may reach its threshold. */
   candidates(entries: Iterable<SanctionEntry>): Set<number> {
     const found = new Set<number>(this.always)
+    // The best score term of each distinct name over the listed forms (−1: not found).
+    const best = new Map<number, number>()
     // A name unchanged by a change is on both sides of it, and names repeat across entries: each form once.
     const searched = new Set<string>()
     for (const entry of entries)
       for (const { name, script } of listedNames(entry))
-        for (const { prepared } of listedForms(name, script)) {
-          const form = `${prepared.whole}\u0000${prepared.parts.join(' ')}`
-          if (searched.has(form)) continue
-          searched.add(form)
-          this.addCandidates(prepared, found)
+        for (const form of listedForms(name, script)) {
+          const { prepared } = form
+          const key = `${prepared.whole}\u0000${prepared.parts.join(' ')}\u0000${form.transliterated}${form.abjad}${form.korean}`
+          if (searched.has(key)) continue
+          searched.add(key)
+          this.scoreFound(form, best)
         }
+    for (const [name, score] of best)
+      for (let k = this.subjectOffsets[name] as number; k < (this.subjectOffsets[name + 1] as number); k += 1) {
+        const subject = this.subjectsOf[k] as number
+        if (score >= (this.floors[subject] as number)) found.add(subject)
+      }
     return found
   }
 
-  /** The subjects a listed form may hit, added to `found`. */
-  private addCandidates(listed: PreparedName, found: Set<number>): void {
-    const skeleton = skeletonName(listed)
-    const initials = initialsOf(listed.parts) | initialsOf(skeleton.parts)
-    const visitRow = (row: number, similarity: number, byParts: boolean) => {
-      const name = this.rowName[row] as number
-      const parts = this.rowParts[row] as number
-      const outside = ((this.rowInitials[row] as number) & ~initials) !== 0
-      for (
-        let k = this.subjectOffsets[name] as number;
-        k < (this.subjectOffsets[name + 1] as number);
-        k += 1
-      ) {
-        const subject = this.subjectsOf[k] as number
-        const floor = this.floors[subject] as number
-        if (similarity < floor) continue
-        // A part of another initial scores 0: the mean cannot reach a floor that needs every part above 0.
-        if (byParts && outside && everyPartFloor(parts, floor) > BOUND_SLACK) continue
-        found.add(subject)
-      }
+  /**
+   * The rows a listed form may reach (a part or the whole at the lowest floor), each scored against it as
+   * screening scores the pair, the best per name kept in `best`.
+   */
+  private scoreFound(listed: ListedForm, best: Map<number, number>): void {
+    const generation = (this.generation = (this.generation + 1) | 0)
+    const seen = this.rowSeen
+    const rows: number[] = []
+    const mark = (row: number) => {
+      if (seen[row] === generation) return
+      seen[row] = generation
+      rows.push(row)
     }
-    for (const { parts, codes } of [listed, skeleton])
+    const skeleton = skeletonName(listed.prepared)
+    for (const { parts, codes } of [listed.prepared, skeleton])
       parts.forEach((part, i) => {
-        const { ids, similarities } = this.vocabulary.similarParts(
-          part,
-          codes[i] as string,
-          this.minFloor,
-          noTick,
-        )
+        const { ids, similarities } = this.vocabulary.similarParts(part, codes[i] as string, this.minFloor, noTick)
         ids.forEach((id, k) => {
-          const similarity = similarities[k] as number
-          if (similarity >= this.minFloor)
-            this.vocabulary.forEachHolder(id, 0, false, (row) => visitRow(row, similarity, true))
+          if ((similarities[k] as number) >= this.minFloor) this.vocabulary.forEachHolder(id, 0, false, mark)
         })
       })
-    if (listed.whole === '') return
-    this.wholes.forEachAtLeast(
-      listed.whole,
-      this.minFloor,
-      false,
-      (whole, similarity) => {
-        for (let k = this.wholeOffsets[whole] as number; k < (this.wholeOffsets[whole + 1] as number); k += 1)
-          visitRow(this.wholeRows[k] as number, similarity, false)
-      },
-      noTick,
-    )
+    // The wholes reaching the lowest floor, with their similarity; any other stays below every floor.
+    const wholeFound = new Map<number, number>()
+    if (listed.prepared.whole !== '')
+      this.wholes.forEachAtLeast(
+        listed.prepared.whole,
+        this.minFloor,
+        false,
+        (whole, similarity) => {
+          wholeFound.set(whole, similarity)
+          for (let k = this.wholeOffsets[whole] as number; k < (this.wholeOffsets[whole + 1] as number); k += 1)
+            mark(this.wholeRows[k] as number)
+        },
+        noTick,
+      )
+    // Each vocabulary part's best similarity against the listed parts (or skeleton parts: odd keys).
+    const partBest = new Map<number, number>()
+    for (const row of rows) {
+      const flags = this.rowFlags[row] as number
+      const skeletal = (flags & SKELETAL) !== 0
+      const meet = formsMeet(
+        {
+          transliterated: (flags & TRANSLITERATED) !== 0,
+          skeletal,
+          abjadOnly: (flags & ABJAD_ONLY) !== 0,
+          korean: (flags & KOREAN) !== 0,
+          prepared: listed.prepared,
+        },
+        listed,
+      )
+      if (!meet) continue
+      const score = this.scoreRow(row, skeletal ? skeleton : listed.prepared, skeletal, partBest, wholeFound)
+      const name = this.rowName[row] as number
+      if (score > (best.get(name) ?? -1)) best.set(name, score)
+    }
   }
-}
 
-/** The initials of `parts` as a mask (`initialBit`). */
-function initialsOf(parts: readonly string[]): number {
-  return parts.reduce((mask, part) => mask | initialBit(part.charCodeAt(0)), 0)
+  /** `scoreName` of row `row` against `compared` (before rounding), from the similarities found or computed. */
+  private scoreRow(
+    row: number,
+    compared: PreparedName,
+    skeletal: boolean,
+    partBest: Map<number, number>,
+    wholeFound: Map<number, number>,
+  ): number {
+    const from = this.rowPartOffsets[row] as number
+    const to = this.rowPartOffsets[row + 1] as number
+    if (from === to || compared.parts.length === 0) return 0
+    let sum = 0
+    for (let k = from; k < to; k += 1) {
+      const id = this.rowPartIds[k] as number
+      const key = id * 2 + (skeletal ? 1 : 0)
+      let similarity = partBest.get(key)
+      if (similarity === undefined) {
+        const part = this.vocabulary.parts[id] as string
+        const code = this.vocabulary.codes[id] as string
+        similarity = 0
+        for (let j = 0; j < compared.parts.length && similarity < 1; j += 1) {
+          const value = partSimilarity(part, compared.parts[j] as string, code === compared.codes[j])
+          if (value > similarity) similarity = value
+        }
+        partBest.set(key, similarity)
+      }
+      sum += similarity
+    }
+    const mean = sum / (to - from)
+    const whole = this.rowWhole[row] as number
+    if (mean >= 1 || whole < 0 || compared.whole === '') return mean
+    return Math.max(mean, wholeFound.get(whole) ?? 0)
+  }
 }
 
 /** The positions of `keys` grouped by key (−1: none), flat, in position order within a key. */
