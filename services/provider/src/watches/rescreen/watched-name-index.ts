@@ -1,7 +1,15 @@
 import { listedNames } from '../../datasets/listed-names'
 import type { SanctionEntry } from '../../datasets/records'
 import { skeletonName } from '../../matching/consonant-skeleton'
-import { formsMeet, listedForms, queryForms, type ListedForm } from '../../matching/name-forms'
+import { evidencePoints, nameEvidence } from '../../matching/name-evidence'
+import {
+  comparedListed,
+  formsMeet,
+  listedForms,
+  queryForms,
+  type ListedForm,
+  type QueryForm,
+} from '../../matching/name-forms'
 import { partSimilarity } from '../../matching/name-score'
 import type { PreparedName } from '../../matching/prepare-name'
 import { BOUND_SLACK } from '../../screening/jaro-winkler-index/jaro-winkler-bound'
@@ -53,6 +61,8 @@ export class WatchedNameIndex {
     private readonly always: Int32Array,
     /** The distinct name of each row (a query form of a name, `queryForms`), its flags and whole (−1: none). */
     private readonly rowName: Int32Array,
+    /** The first row of each distinct name: its rows are its `queryForms` in order. */
+    private readonly nameFirstRow: Int32Array,
     private readonly rowFlags: Uint8Array,
     private readonly rowWhole: Int32Array,
     /** Each row's parts as vocabulary ids: `rowPartIds[rowPartOffsets[r] .. rowPartOffsets[r + 1])`. */
@@ -77,10 +87,12 @@ export class WatchedNameIndex {
     })
     const { offsets: subjectOffsets, members: subjectsOf } = groupBy(nameOf, nameIds.size)
     const rowName: number[] = []
+    const nameFirstRow = new Int32Array(nameIds.size)
     const rowFlags: number[] = []
     const rowParts: string[][] = []
     const rowWholes: string[] = []
-    for (const [name, id] of nameIds)
+    for (const [name, id] of nameIds) {
+      nameFirstRow[id] = rowName.length
       for (const { prepared, transliterated, skeletal, abjadOnly, korean } of queryForms(name)) {
         rowName.push(id)
         rowFlags.push(
@@ -92,6 +104,7 @@ export class WatchedNameIndex {
         rowParts.push(prepared.parts)
         rowWholes.push(prepared.whole)
       }
+    }
     const wholeIds = new Map<string, number>()
     const wholeOf = Int32Array.from(rowWholes, (whole) => {
       if (whole === '') return -1
@@ -111,6 +124,7 @@ export class WatchedNameIndex {
       floors.reduce((min, floor) => Math.min(min, floor), 1),
       Int32Array.from(subjects.keys()).filter((subject) => (floors[subject] as number) <= 0),
       Int32Array.from(rowName),
+      nameFirstRow,
       Uint8Array.from(rowFlags),
       wholeOf,
       partOffsets,
@@ -129,8 +143,9 @@ export class WatchedNameIndex {
   /** Every subject (its position in `subjects`) whose screening against one of `entries` may reach its threshold. */
   candidates(entries: Iterable<SanctionEntry>): Set<number> {
     const found = new Set<number>(this.always)
-    // The best score term of each distinct name over the listed forms (−1: not found).
+    // The best score of each distinct name over the listed forms, before the rules of an entry (`scoreFound`).
     const best = new Map<number, number>()
+    const forms = new Map<number, QueryForm[]>()
     // A name unchanged by a change is on both sides of it, and names repeat across entries: each form once.
     const searched = new Set<string>()
     for (const entry of entries)
@@ -140,21 +155,24 @@ export class WatchedNameIndex {
           const key = `${prepared.whole}\u0000${prepared.parts.join(' ')}\u0000${form.transliterated}${form.abjad}${form.korean}`
           if (searched.has(key)) continue
           searched.add(key)
-          this.scoreFound(form, best)
+          this.scoreFound(form, best, forms)
         }
     for (const [name, score] of best)
       for (let k = this.subjectOffsets[name] as number; k < (this.subjectOffsets[name + 1] as number); k += 1) {
         const subject = this.subjectsOf[k] as number
-        if (score >= (this.floors[subject] as number)) found.add(subject)
+        // A point of slack: the pair's score is computed here, not by the index that screens it.
+        if (score >= (this.subjects[subject] as WatchedSubject).threshold - 1) found.add(subject)
       }
     return found
   }
 
   /**
    * The rows a listed form may reach (a part or the whole at the lowest floor), each scored against it as
-   * screening scores the pair, the best per name kept in `best`.
+   * screening scores the pair before an entry's rules (its alias kind, birth years) lower it: the name score
+   * less the points of the precision rules (`evidencePoints`), the best per name kept in `best`. `forms` keeps
+   * the `queryForms` of the names scored so far (the few whose name score reaches the lowest floor).
    */
-  private scoreFound(listed: ListedForm, best: Map<number, number>): void {
+  private scoreFound(listed: ListedForm, best: Map<number, number>, forms: Map<number, QueryForm[]>): void {
     const generation = (this.generation = (this.generation + 1) | 0)
     const seen = this.rowSeen
     const rows: number[] = []
@@ -201,9 +219,19 @@ export class WatchedNameIndex {
         listed,
       )
       if (!meet) continue
-      const score = this.scoreRow(row, skeletal ? skeleton : listed.prepared, skeletal, partBest, wholeFound)
+      const similarity = this.scoreRow(row, skeletal ? skeleton : listed.prepared, skeletal, partBest, wholeFound)
+      if (similarity < this.minFloor) continue
       const name = this.rowName[row] as number
-      if (score > (best.get(name) ?? -1)) best.set(name, score)
+      let nameForms = forms.get(name)
+      if (nameForms === undefined) {
+        const subject = this.subjects[this.subjectsOf[this.subjectOffsets[name] as number] as number]
+        nameForms = queryForms((subject as WatchedSubject).name)
+        forms.set(name, nameForms)
+      }
+      const form = nameForms[row - (this.nameFirstRow[name] as number)] as QueryForm
+      const evidence = nameEvidence(form.prepared, comparedListed(form, listed.prepared), form.skeletal)
+      const score = Math.round(100 * similarity) - evidencePoints(evidence, form.prepared.parts.length)
+      if (score > (best.get(name) ?? -Infinity)) best.set(name, score)
     }
   }
 
