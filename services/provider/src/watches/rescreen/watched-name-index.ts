@@ -2,18 +2,13 @@ import { listedNames } from '../../datasets/listed-names'
 import type { SanctionEntry } from '../../datasets/records'
 import { skeletonName } from '../../matching/consonant-skeleton'
 import { evidencePoints, nameEvidence } from '../../matching/name-evidence'
-import {
-  comparedListed,
-  formsMeet,
-  listedForms,
-  queryForms,
-  type ListedForm,
-  type QueryForm,
-} from '../../matching/name-forms'
+import { formsMeet, listedForms, queryForms, type ListedForm } from '../../matching/name-forms'
 import { partSimilarity } from '../../matching/name-score'
 import type { PreparedName } from '../../matching/prepare-name'
 import { BOUND_SLACK } from '../../screening/jaro-winkler-index/jaro-winkler-bound'
 import { JaroWinklerIndex } from '../../screening/jaro-winkler-index/jaro-winkler-index'
+import { initialBit } from '../../screening/vocabularies/holder-initials'
+import { everyPartFloor } from '../../screening/vocabularies/part-similarities'
 import { PartVocabulary } from '../../screening/vocabularies/part-vocabulary'
 import { flattenPostings } from '../../screening/vocabularies/flatten-postings'
 import type { WatchedSubject } from './watched-subject'
@@ -61,10 +56,10 @@ export class WatchedNameIndex {
     private readonly always: Int32Array,
     /** The distinct name of each row (a query form of a name, `queryForms`), its flags and whole (−1: none). */
     private readonly rowName: Int32Array,
-    /** The first row of each distinct name: its rows are its `queryForms` in order. */
-    private readonly nameFirstRow: Int32Array,
     private readonly rowFlags: Uint8Array,
     private readonly rowWhole: Int32Array,
+    /** Each row's initials (`initialBit`), when every part must score above 0 to reach the lowest floor; else 0. */
+    private readonly rowInitials: Int32Array,
     /** Each row's parts as vocabulary ids: `rowPartIds[rowPartOffsets[r] .. rowPartOffsets[r + 1])`. */
     private readonly rowPartOffsets: Int32Array,
     private readonly rowPartIds: Int32Array,
@@ -87,12 +82,10 @@ export class WatchedNameIndex {
     })
     const { offsets: subjectOffsets, members: subjectsOf } = groupBy(nameOf, nameIds.size)
     const rowName: number[] = []
-    const nameFirstRow = new Int32Array(nameIds.size)
     const rowFlags: number[] = []
     const rowParts: string[][] = []
     const rowWholes: string[] = []
     for (const [name, id] of nameIds) {
-      nameFirstRow[id] = rowName.length
       for (const { prepared, transliterated, skeletal, abjadOnly, korean } of queryForms(name)) {
         rowName.push(id)
         rowFlags.push(
@@ -116,17 +109,23 @@ export class WatchedNameIndex {
     const { offsets: wholeOffsets, members: wholeRows } = groupBy(wholeOf, wholeIds.size)
     const floors = Float64Array.from(subjects, ({ threshold }) => floorOf(threshold))
     const { vocabulary, partOffsets, partIds } = PartVocabulary.build(rowParts)
+    const minFloor = floors.reduce((min, floor) => Math.min(min, floor), 1)
+    // A part of another initial than every listed part's scores 0: where every part must score above 0, a
+    // row with one is reached by its whole only.
+    const rowInitials = Int32Array.from(rowParts, (parts) =>
+      everyPartFloor(parts.length, minFloor) > BOUND_SLACK ? initialsOf(parts) : 0,
+    )
     return new WatchedNameIndex(
       subjects,
       subjectOffsets,
       subjectsOf,
       floors,
-      floors.reduce((min, floor) => Math.min(min, floor), 1),
+      minFloor,
       Int32Array.from(subjects.keys()).filter((subject) => (floors[subject] as number) <= 0),
       Int32Array.from(rowName),
-      nameFirstRow,
       Uint8Array.from(rowFlags),
       wholeOf,
+      rowInitials,
       partOffsets,
       partIds,
       vocabulary,
@@ -145,7 +144,6 @@ export class WatchedNameIndex {
     const found = new Set<number>(this.always)
     // The best score of each distinct name over the listed forms, before the rules of an entry (`scoreFound`).
     const best = new Map<number, number>()
-    const forms = new Map<number, QueryForm[]>()
     // A name unchanged by a change is on both sides of it, and names repeat across entries: each form once.
     const searched = new Set<string>()
     for (const entry of entries)
@@ -155,7 +153,7 @@ export class WatchedNameIndex {
           const key = `${prepared.whole}\u0000${prepared.parts.join(' ')}\u0000${form.transliterated}${form.abjad}${form.korean}`
           if (searched.has(key)) continue
           searched.add(key)
-          this.scoreFound(form, best, forms)
+          this.scoreFound(form, best)
         }
     for (const [name, score] of best)
       for (let k = this.subjectOffsets[name] as number; k < (this.subjectOffsets[name + 1] as number); k += 1) {
@@ -169,10 +167,9 @@ export class WatchedNameIndex {
   /**
    * The rows a listed form may reach (a part or the whole at the lowest floor), each scored against it as
    * screening scores the pair before an entry's rules (its alias kind, birth years) lower it: the name score
-   * less the points of the precision rules (`evidencePoints`), the best per name kept in `best`. `forms` keeps
-   * the `queryForms` of the names scored so far (the few whose name score reaches the lowest floor).
+   * less the points of the precision rules (`evidencePoints`), the best per name kept in `best`.
    */
-  private scoreFound(listed: ListedForm, best: Map<number, number>, forms: Map<number, QueryForm[]>): void {
+  private scoreFound(listed: ListedForm, best: Map<number, number>): void {
     const generation = (this.generation = (this.generation + 1) | 0)
     const seen = this.rowSeen
     const rows: number[] = []
@@ -182,11 +179,15 @@ export class WatchedNameIndex {
       rows.push(row)
     }
     const skeleton = skeletonName(listed.prepared)
+    const outside = ~(initialsOf(listed.prepared.parts) | initialsOf(skeleton.parts))
+    const markByParts = (row: number) => {
+      if (((this.rowInitials[row] as number) & outside) === 0) mark(row)
+    }
     for (const { parts, codes } of [listed.prepared, skeleton])
       parts.forEach((part, i) => {
         const { ids, similarities } = this.vocabulary.similarParts(part, codes[i] as string, this.minFloor, noTick)
         ids.forEach((id, k) => {
-          if ((similarities[k] as number) >= this.minFloor) this.vocabulary.forEachHolder(id, 0, false, mark)
+          if ((similarities[k] as number) >= this.minFloor) this.vocabulary.forEachHolder(id, 0, false, markByParts)
         })
       })
     // The wholes reaching the lowest floor, with their similarity; any other stays below every floor.
@@ -222,16 +223,23 @@ export class WatchedNameIndex {
       const similarity = this.scoreRow(row, skeletal ? skeleton : listed.prepared, skeletal, partBest, wholeFound)
       if (similarity < this.minFloor) continue
       const name = this.rowName[row] as number
-      let nameForms = forms.get(name)
-      if (nameForms === undefined) {
-        const subject = this.subjects[this.subjectsOf[this.subjectOffsets[name] as number] as number]
-        nameForms = queryForms((subject as WatchedSubject).name)
-        forms.set(name, nameForms)
-      }
-      const form = nameForms[row - (this.nameFirstRow[name] as number)] as QueryForm
-      const evidence = nameEvidence(form.prepared, comparedListed(form, listed.prepared), form.skeletal)
-      const score = Math.round(100 * similarity) - evidencePoints(evidence, form.prepared.parts.length)
+      const query = this.rowPrepared(row)
+      const evidence = nameEvidence(query, skeletal ? skeleton : listed.prepared, skeletal)
+      const score = Math.round(100 * similarity) - evidencePoints(evidence, query.parts.length)
       if (score > (best.get(name) ?? -Infinity)) best.set(name, score)
+    }
+  }
+
+  /**
+   * Row `row`'s query form as the precision rules read it, without its short words (`short`): their rule only
+   * takes points off, so the score stays at or above the screening's.
+   */
+  private rowPrepared(row: number): PreparedName {
+    const ids = this.rowPartIds.subarray(this.rowPartOffsets[row], this.rowPartOffsets[row + 1])
+    return {
+      whole: '',
+      parts: Array.from(ids, (id) => this.vocabulary.parts[id] as string),
+      codes: Array.from(ids, (id) => this.vocabulary.codes[id] as string),
     }
   }
 
@@ -268,6 +276,11 @@ export class WatchedNameIndex {
     if (mean >= 1 || whole < 0 || compared.whole === '') return mean
     return Math.max(mean, wholeFound.get(whole) ?? 0)
   }
+}
+
+/** The initials of `parts` as a mask (`initialBit`). */
+function initialsOf(parts: readonly string[]): number {
+  return parts.reduce((mask, part) => mask | initialBit(part.charCodeAt(0)), 0)
 }
 
 /** The positions of `keys` grouped by key (−1: none), flat, in position order within a key. */
