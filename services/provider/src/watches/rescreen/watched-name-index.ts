@@ -58,8 +58,14 @@ export class WatchedNameIndex {
     private readonly rowName: Int32Array,
     private readonly rowFlags: Uint8Array,
     private readonly rowWhole: Int32Array,
-    /** Each row's initials (`initialBit`), when every part must score above 0 to reach the lowest floor; else 0. */
-    private readonly rowInitials: Int32Array,
+    /**
+     * The rows holding each vocabulary part, `holderRows[holderOffsets[id] .. holderOffsets[id + 1])`, with each
+     * row's initials beside it (`initialBit`; 0 where a part may score 0 and its row still reach the lowest floor),
+     * read in order where a row's own would be a cache miss each.
+     */
+    private readonly holderOffsets: Int32Array,
+    private readonly holderRows: Int32Array,
+    private readonly holderInitials: Int32Array,
     /** Each row's parts as vocabulary ids: `rowPartIds[rowPartOffsets[r] .. rowPartOffsets[r + 1])`. */
     private readonly rowPartOffsets: Int32Array,
     private readonly rowPartIds: Int32Array,
@@ -115,6 +121,7 @@ export class WatchedNameIndex {
     const rowInitials = Int32Array.from(rowParts, (parts) =>
       everyPartFloor(parts.length, minFloor) > BOUND_SLACK ? initialsOf(parts) : 0,
     )
+    const { offsets: holderOffsets, members: holderRows } = holdersOf(partOffsets, partIds, vocabulary.size)
     return new WatchedNameIndex(
       subjects,
       subjectOffsets,
@@ -125,7 +132,9 @@ export class WatchedNameIndex {
       Int32Array.from(rowName),
       Uint8Array.from(rowFlags),
       wholeOf,
-      rowInitials,
+      holderOffsets,
+      holderRows,
+      holderRows.map((row) => rowInitials[row] as number),
       partOffsets,
       partIds,
       vocabulary,
@@ -180,14 +189,14 @@ export class WatchedNameIndex {
     }
     const skeleton = skeletonName(listed.prepared)
     const outside = ~(initialsOf(listed.prepared.parts) | initialsOf(skeleton.parts))
-    const markByParts = (row: number) => {
-      if (((this.rowInitials[row] as number) & outside) === 0) mark(row)
-    }
     for (const { parts, codes } of [listed.prepared, skeleton])
       parts.forEach((part, i) => {
         const { ids, similarities } = this.vocabulary.similarParts(part, codes[i] as string, this.minFloor, noTick)
         ids.forEach((id, k) => {
-          if ((similarities[k] as number) >= this.minFloor) this.vocabulary.forEachHolder(id, 0, false, markByParts)
+          if ((similarities[k] as number) < this.minFloor) return
+          const to = this.holderOffsets[id + 1] as number
+          for (let h = this.holderOffsets[id] as number; h < to; h += 1)
+            if (((this.holderInitials[h] as number) & outside) === 0) mark(this.holderRows[h] as number)
         })
       })
     // The wholes reaching the lowest floor, with their similarity; any other stays below every floor.
@@ -281,6 +290,25 @@ export class WatchedNameIndex {
 /** The initials of `parts` as a mask (`initialBit`). */
 function initialsOf(parts: readonly string[]): number {
   return parts.reduce((mask, part) => mask | initialBit(part.charCodeAt(0)), 0)
+}
+
+/** The rows holding each vocabulary part (rows' parts `partIds[partOffsets[r] .. partOffsets[r + 1])`), each once. */
+function holdersOf(
+  partOffsets: Int32Array,
+  partIds: Int32Array,
+  size: number,
+): { offsets: Int32Array; members: Int32Array } {
+  const holders: number[][] = Array.from({ length: size }, () => [])
+  for (let row = 0; row + 1 < partOffsets.length; row += 1) {
+    const from = partOffsets[row] as number
+    for (let k = from; k < (partOffsets[row + 1] as number); k += 1) {
+      const id = partIds[k] as number
+      // A part twice in a name holds it once.
+      if (!partIds.subarray(from, k).includes(id)) holders[id]!.push(row)
+    }
+  }
+  const { postingOffsets, postings } = flattenPostings(holders)
+  return { offsets: postingOffsets, members: postings }
 }
 
 /** The positions of `keys` grouped by key (−1: none), flat, in position order within a key. */
