@@ -61,8 +61,7 @@ export function touchedParties(
  * entries may reach it, once per distinct query (subjects of one name in one watch screen alike).
  */
 export function rescreenTouched({ before, after }: TouchedParties, index: WatchedNameIndex): ChangeRescreen {
-  const candidatesBefore = index.candidates(before)
-  const candidatesAfter = index.candidates(after)
+  const [candidatesBefore, candidatesAfter] = index.candidatesOf([before, after]) as [Set<number>, Set<number>]
   const screenBefore = screener(before)
   const screenAfter = screener(after)
   const subjects: SubjectRescreen[] = []

@@ -150,27 +150,48 @@ export class WatchedNameIndex {
 
   /** Every subject (its position in `subjects`) whose screening against one of `entries` may reach its threshold. */
   candidates(entries: Iterable<SanctionEntry>): Set<number> {
-    const found = new Set<number>(this.always)
-    // The best score of each distinct name over the listed forms, before the rules of an entry (`scoreFound`).
+    return this.candidatesOf([entries])[0] as Set<number>
+  }
+
+  /**
+   * `candidates` of each of several sets of entries (a change's before and after), each listed form searched
+   * once however many of them hold it (a touched party's unchanged entries are on both sides).
+   */
+  candidatesOf(sides: readonly Iterable<SanctionEntry>[]): Set<number>[] {
+    // Each distinct listed form, with the sides holding it (bits).
+    const forms = new Map<string, { form: ListedForm; sides: number }>()
+    sides.forEach((entries, side) => {
+      for (const entry of entries)
+        for (const { name, script } of listedNames(entry))
+          for (const form of listedForms(name, script)) {
+            const { prepared } = form
+            const key = `${prepared.whole}\u0000${prepared.parts.join(' ')}\u0000${form.transliterated}${form.abjad}${form.korean}`
+            const known = forms.get(key)
+            if (known) known.sides |= 1 << side
+            else forms.set(key, { form, sides: 1 << side })
+          }
+    })
+    // The best score of each distinct name over each side's listed forms, before the rules of an entry.
+    const bests = sides.map(() => new Map<number, number>())
     const best = new Map<number, number>()
-    // A name unchanged by a change is on both sides of it, and names repeat across entries: each form once.
-    const searched = new Set<string>()
-    for (const entry of entries)
-      for (const { name, script } of listedNames(entry))
-        for (const form of listedForms(name, script)) {
-          const { prepared } = form
-          const key = `${prepared.whole}\u0000${prepared.parts.join(' ')}\u0000${form.transliterated}${form.abjad}${form.korean}`
-          if (searched.has(key)) continue
-          searched.add(key)
-          this.scoreFound(form, best)
+    for (const { form, sides: held } of forms.values()) {
+      best.clear()
+      this.scoreFound(form, best)
+      bests.forEach((sideBest, side) => {
+        if ((held & (1 << side)) === 0) return
+        for (const [name, score] of best) if (score > (sideBest.get(name) ?? -Infinity)) sideBest.set(name, score)
+      })
+    }
+    return bests.map((sideBest) => {
+      const found = new Set<number>(this.always)
+      for (const [name, score] of sideBest)
+        for (let k = this.subjectOffsets[name] as number; k < (this.subjectOffsets[name + 1] as number); k += 1) {
+          const subject = this.subjectsOf[k] as number
+          // A point of slack: the pair's score is computed here, not by the index that screens it.
+          if (score >= (this.subjects[subject] as WatchedSubject).threshold - 1) found.add(subject)
         }
-    for (const [name, score] of best)
-      for (let k = this.subjectOffsets[name] as number; k < (this.subjectOffsets[name + 1] as number); k += 1) {
-        const subject = this.subjectsOf[k] as number
-        // A point of slack: the pair's score is computed here, not by the index that screens it.
-        if (score >= (this.subjects[subject] as WatchedSubject).threshold - 1) found.add(subject)
-      }
-    return found
+      return found
+    })
   }
 
   /**
