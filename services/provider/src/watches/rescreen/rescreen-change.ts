@@ -61,7 +61,10 @@ export function touchedParties(
  * entries may reach it, once per distinct query (subjects of one name in one watch screen alike).
  */
 export function rescreenTouched({ before, after }: TouchedParties, index: WatchedNameIndex): ChangeRescreen {
-  const [candidatesBefore, candidatesAfter] = index.candidatesOf([before, after]) as [Set<number>, Set<number>]
+  const [candidatesBefore, candidatesAfter] = index.candidatesOf([before, after]) as [
+    Set<number>,
+    Set<number>,
+  ]
   const screenBefore = screener(before)
   const screenAfter = screener(after)
   const subjects: SubjectRescreen[] = []

@@ -179,13 +179,18 @@ export class WatchedNameIndex {
       this.scoreFound(form, best)
       bests.forEach((sideBest, side) => {
         if ((held & (1 << side)) === 0) return
-        for (const [name, score] of best) if (score > (sideBest.get(name) ?? -Infinity)) sideBest.set(name, score)
+        for (const [name, score] of best)
+          if (score > (sideBest.get(name) ?? -Infinity)) sideBest.set(name, score)
       })
     }
     return bests.map((sideBest) => {
       const found = new Set<number>(this.always)
       for (const [name, score] of sideBest)
-        for (let k = this.subjectOffsets[name] as number; k < (this.subjectOffsets[name + 1] as number); k += 1) {
+        for (
+          let k = this.subjectOffsets[name] as number;
+          k < (this.subjectOffsets[name + 1] as number);
+          k += 1
+        ) {
           const subject = this.subjectsOf[k] as number
           // A point of slack: the pair's score is computed here, not by the index that screens it.
           if (score >= (this.subjects[subject] as WatchedSubject).threshold - 1) found.add(subject)
@@ -212,7 +217,12 @@ export class WatchedNameIndex {
     const outside = ~(initialsOf(listed.prepared.parts) | initialsOf(skeleton.parts))
     for (const { parts, codes } of [listed.prepared, skeleton])
       parts.forEach((part, i) => {
-        const { ids, similarities } = this.vocabulary.similarParts(part, codes[i] as string, this.minFloor, noTick)
+        const { ids, similarities } = this.vocabulary.similarParts(
+          part,
+          codes[i] as string,
+          this.minFloor,
+          noTick,
+        )
         ids.forEach((id, k) => {
           if ((similarities[k] as number) < this.minFloor) return
           const to = this.holderOffsets[id + 1] as number
@@ -229,7 +239,11 @@ export class WatchedNameIndex {
         false,
         (whole, similarity) => {
           wholeFound.set(whole, similarity)
-          for (let k = this.wholeOffsets[whole] as number; k < (this.wholeOffsets[whole + 1] as number); k += 1)
+          for (
+            let k = this.wholeOffsets[whole] as number;
+            k < (this.wholeOffsets[whole + 1] as number);
+            k += 1
+          )
             mark(this.wholeRows[k] as number)
         },
         noTick,
@@ -250,7 +264,13 @@ export class WatchedNameIndex {
         listed,
       )
       if (!meet) continue
-      const similarity = this.scoreRow(row, skeletal ? skeleton : listed.prepared, skeletal, partBest, wholeFound)
+      const similarity = this.scoreRow(
+        row,
+        skeletal ? skeleton : listed.prepared,
+        skeletal,
+        partBest,
+        wholeFound,
+      )
       if (similarity < this.minFloor) continue
       const name = this.rowName[row] as number
       const query = this.rowPrepared(row)
