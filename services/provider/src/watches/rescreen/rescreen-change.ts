@@ -56,15 +56,26 @@ export function touchedParties(
   return { before: partiesHolding(lists.before, removed), after: partiesHolding(lists.after, added) }
 }
 
-/** `rescreenChange` from the parties the change touched. */
+/**
+ * `rescreenChange` from the parties the change touched. A subject is screened on the side (before, after) whose
+ * entries may reach it, once per distinct query (subjects of one name in one watch screen alike).
+ */
 export function rescreenTouched({ before, after }: TouchedParties, index: WatchedNameIndex): ChangeRescreen {
-  const candidates = index.candidates([...before, ...after])
+  const [candidatesBefore, candidatesAfter] = index.candidatesOf([before, after]) as [
+    Set<number>,
+    Set<number>,
+  ]
   const screenBefore = screener(before)
   const screenAfter = screener(after)
   const subjects: SubjectRescreen[] = []
-  for (const position of [...candidates].sort((x, y) => x - y)) {
+  const positions = [...new Set([...candidatesBefore, ...candidatesAfter])].sort((x, y) => x - y)
+  for (const position of positions) {
     const subject = index.subjects[position] as WatchedSubject
-    const rescreen = { subject, before: screenBefore(subject), after: screenAfter(subject) }
+    const rescreen = {
+      subject,
+      before: candidatesBefore.has(position) ? screenBefore(subject) : [],
+      after: candidatesAfter.has(position) ? screenAfter(subject) : [],
+    }
     if (rescreen.before.length > 0 || rescreen.after.length > 0) subjects.push(rescreen)
   }
   return { replacedKeys: new Set(before.map(entryKey)), subjects }
@@ -89,10 +100,27 @@ function partiesHolding(entries: readonly SanctionEntry[], keys: ReadonlySet<str
   return [...touched].sort((x, y) => x - y).map((i) => entries[i] as SanctionEntry)
 }
 
-/** Screens a subject against `entries` only, as `SubjectHit`s. */
+/** Screens a subject against `entries` only, as `SubjectHit`s; a query screened before answers as it did. */
 function screener(entries: readonly SanctionEntry[]): (subject: WatchedSubject) => SubjectHit[] {
   if (entries.length === 0) return () => []
   const index = SanctionsIndex.build(entries)
   const byKey = new Map(entries.map((entry) => [entryKey(entry), entry]))
-  return (subject) => subjectHits(index.search(subjectQuery(subject)), (key) => byKey.get(key))
+  const answers = new Map<string, SubjectHit[]>()
+  return (subject) => {
+    const query = subjectQuery(subject)
+    const key = JSON.stringify([
+      query.name,
+      query.threshold,
+      query.country,
+      query.birthYear,
+      query.entityType,
+      subject.lists ?? null,
+    ])
+    let hits = answers.get(key)
+    if (hits === undefined) {
+      hits = subjectHits(index.search(query), (entryKey) => byKey.get(entryKey))
+      answers.set(key, hits)
+    }
+    return [...hits]
+  }
 }
