@@ -8,10 +8,9 @@ import { diffListEntries } from '../src/watches/rescreen/list-change'
 import { rescreenTouched, touchedParties } from '../src/watches/rescreen/rescreen-change'
 import { WatchedNameIndex } from '../src/watches/rescreen/watched-name-index'
 import { subjectQuery, type WatchedSubject } from '../src/watches/rescreen/watched-subject'
-import { seededRandom } from '../scripts/sample-generator'
-import { loadNameFrequencies, NAME_LOCALES } from '../test/support-customer-names'
 import { editedLists } from '../test/support-watch-rescreen'
 import { memoryHeldMb, round } from './stats'
+import { watchedNames } from './watch-subjects'
 
 const SUBJECTS = Number(process.env.BENCH_RESCREEN_SUBJECTS ?? 1_000_000)
 const CHANGED = 1000
@@ -19,41 +18,14 @@ const CHANGED = 1000
 const FULL_SAMPLE = 20_000
 const LISTS = ['ofac-sdn-2024', 'ofac-consolidated', 'un-consolidated', 'us-csl', 'opensanctions-ftm']
 
-/** Draws from weighted names by binary search over their cumulative weights (a million draws). */
-function drawer(names: readonly { name: string; weight: number }[], random: () => number) {
-  const cumulative = Float64Array.from(names, () => 0)
-  names.reduce((sum, { weight }, i) => (cumulative[i] = sum + weight), 0)
-  const total = cumulative[names.length - 1] as number
-  return () => {
-    const target = random() * total
-    let [low, high] = [0, names.length - 1]
-    while (low < high) {
-      const middle = (low + high) >> 1
-      if ((cumulative[middle] as number) < target) low = middle + 1
-      else high = middle
-    }
-    return (names[low] as { name: string }).name
-  }
-}
-
 /** `count` subjects over 100 watches (threshold 85): customers' names by frequency, one in 50 a listed name. */
 function generatedSubjects(count: number, listed: readonly string[]): WatchedSubject[] {
-  const random = seededRandom(40)
-  const locales = NAME_LOCALES.map((locale) => {
-    const { female, male, family, familyFirst } = loadNameFrequencies(locale)
-    return { given: drawer([...female, ...male], random), family: drawer(family, random), familyFirst }
-  })
-  return Array.from({ length: count }, (_, i) => {
-    const locale = locales[i % locales.length]!
-    const [given, family] = [locale.given(), locale.family()]
-    const name =
-      i % 50 === 0
-        ? (listed[Math.floor(random() * listed.length)] as string)
-        : locale.familyFirst
-          ? `${family} ${given}`
-          : `${given} ${family}`
-    return { watchId: `watch-${i % 100}`, subjectId: `subject-${i}`, name, threshold: 85 }
-  })
+  return Array.from(watchedNames(count, listed), (name, i) => ({
+    watchId: `watch-${i % 100}`,
+    subjectId: `subject-${i}`,
+    name,
+    threshold: 85,
+  }))
 }
 
 const seconds = (from: number) => round((performance.now() - from) / 1000, 2)

@@ -19,28 +19,37 @@ function drawer(names: readonly { name: string; weight: number }[], random: () =
 }
 
 /**
- * `count` watched subjects as JSON Lines, in chunks of about 1 MB ready to send: customers' names drawn by
- * frequency from six national counts, one in 50 a listed name (so hits and alerts are written too), one in 4
- * with a country and one in 3 with a birth year.
+ * `count` names of watched subjects, the same for every bench: customers' names drawn by frequency from six
+ * national counts (seed 40), one in 50 a listed name.
  */
-export function watchSubjectLines(count: number, listed: readonly string[]): Buffer[] {
+export function* watchedNames(count: number, listed: readonly string[]): Generator<string> {
   const random = seededRandom(40)
   const locales = NAME_LOCALES.map((locale) => {
     const { female, male, family, familyFirst } = loadNameFrequencies(locale)
     return { given: drawer([...female, ...male], random), family: drawer(family, random), familyFirst }
   })
-  const countries = ['US', 'GB', 'DE', 'FI', 'HU', 'SE']
-  const chunks: Buffer[] = []
-  let text = ''
   for (let i = 0; i < count; i += 1) {
     const locale = locales[i % locales.length]!
     const [given, family] = [locale.given(), locale.family()]
-    const name =
-      i % 50 === 0
-        ? (listed[Math.floor(random() * listed.length)] as string)
-        : locale.familyFirst
-          ? `${family} ${given}`
-          : `${given} ${family}`
+    yield i % 50 === 0
+      ? (listed[Math.floor(random() * listed.length)] as string)
+      : locale.familyFirst
+        ? `${family} ${given}`
+        : `${given} ${family}`
+  }
+}
+
+/**
+ * `count` watched subjects as JSON Lines, in chunks of about 1 MB ready to send: customers' names drawn by
+ * frequency from six national counts, one in 50 a listed name (so hits and alerts are written too), one in 4
+ * with a country and one in 3 with a birth year.
+ */
+export function watchSubjectLines(count: number, listed: readonly string[]): Buffer[] {
+  const countries = ['US', 'GB', 'DE', 'FI', 'HU', 'SE']
+  const chunks: Buffer[] = []
+  let text = ''
+  let i = 0
+  for (const name of watchedNames(count, listed)) {
     const subject = {
       subjectId: `subject-${i}`,
       name,
@@ -52,6 +61,7 @@ export function watchSubjectLines(count: number, listed: readonly string[]): Buf
       chunks.push(Buffer.from(text))
       text = ''
     }
+    i += 1
   }
   if (text) chunks.push(Buffer.from(text))
   return chunks
