@@ -4,6 +4,7 @@ import type { Logger } from '@pf/service-kit'
 import type { SearchEngine } from '../search-engine'
 import { setImmediate as yieldToLoop } from 'node:timers/promises'
 import { applyBatchHits, type ScreenedHits } from './apply-batch-hits'
+import { backgroundLoop } from './background-loop'
 import { WATCHED_SUBJECT_COLUMNS, watchedSubjectOf, type SubjectRow } from './rescreen/load-watched-subjects'
 import { screenSubject } from './screen-subject'
 
@@ -61,10 +62,6 @@ export function createWatchScreener({
       this.set(Number(rows[0]?.n ?? 0))
     },
   })
-  let stopping = false
-  let timer: NodeJS.Timeout | undefined
-  let wakeUp: (() => void) | undefined
-  let loop: Promise<void> | undefined
   let running: Promise<unknown> | undefined
 
   const batch = async (): Promise<number> => {
@@ -113,7 +110,7 @@ export function createWatchScreener({
   // Each worker takes batches until it finds none (SKIP LOCKED: the rest are in the other workers' hands).
   const worker = async () => {
     let screened = 0
-    for (let n = -1; n !== 0 && !stopping;) {
+    for (let n = -1; n !== 0 && !loop.stopping;) {
       n = await batch()
       screened += n
     }
@@ -131,39 +128,21 @@ export function createWatchScreener({
     return screened
   }
 
-  const sleep = () =>
-    new Promise<void>((resolve) => {
-      wakeUp = resolve
-      timer = setTimeout(resolve, intervalMs)
-    }).finally(() => {
-      clearTimeout(timer)
-      wakeUp = undefined
-    })
-
-  const run = async () => {
-    while (!stopping) {
-      try {
-        const screened = await drain()
-        if (screened > 0) logger.info({ screened }, 'watched subjects screened')
-      } catch (error) {
-        logger.error({ err: error }, 'watch screening failed; the subjects stay in the backlog')
-      }
-      if (!stopping) await sleep()
+  const loop = backgroundLoop(intervalMs, async () => {
+    try {
+      const screened = await drain()
+      if (screened > 0) logger.info({ screened }, 'watched subjects screened')
+    } catch (error) {
+      logger.error({ err: error }, 'watch screening failed; the subjects stay in the backlog')
     }
-  }
+  })
 
   return {
-    start() {
-      loop ??= run()
-    },
-    wake() {
-      wakeUp?.()
-    },
+    start: loop.start,
+    wake: loop.wake,
     drain,
     async stop() {
-      stopping = true
-      wakeUp?.()
-      await loop
+      await loop.stop()
       await running?.catch(() => 0)
     },
   }

@@ -2,6 +2,7 @@ import type { Pool } from 'pg'
 import type { Logger } from '@pf/service-kit'
 import type { SearchEngine } from '../../search-engine'
 import { applySubjectHits } from '../apply-subject-hits'
+import { backgroundLoop } from '../background-loop'
 import { loadWatchedSubjects } from './load-watched-subjects'
 import { rescreenListChanges } from './rescreen-list-changes'
 import type { SubjectHitsSink } from './subject-hits-sink'
@@ -55,7 +56,7 @@ export function createListRescreener({
       pool,
       sink,
       loadSubjects: (db) => loadWatchedSubjects(db, { expandLists }),
-      stopped: () => stopping,
+      stopped: () => loop.stopping,
     })
     // Batches committed before a failure wrote alerts too.
     if (alerts > 0) alertsWritten?.()
@@ -63,45 +64,13 @@ export function createListRescreener({
     return done
   }
 
-  let stopping = false
-  let timer: NodeJS.Timeout | undefined
-  let wakeUp: (() => void) | undefined
-  let again = false
-  let loop: Promise<void> | undefined
-  const sleep = () =>
-    new Promise<void>((resolve) => {
-      wakeUp = resolve
-      timer = setTimeout(resolve, intervalMs)
-    }).finally(() => {
-      clearTimeout(timer)
-      wakeUp = undefined
-    })
-  const run = async () => {
-    while (!stopping) {
-      again = false
-      try {
-        const done = await drain()
-        if (done && done.changes > 0) logger.info(done, 'list changes re-screened for the watches')
-      } catch (error) {
-        logger.error({ err: error }, 'list change re-screen failed; the change stays to be re-screened')
-      }
-      // A wake during the run: a change recorded meanwhile may have missed it.
-      if (!stopping && !again) await sleep()
+  const loop = backgroundLoop(intervalMs, async () => {
+    try {
+      const done = await drain()
+      if (done && done.changes > 0) logger.info(done, 'list changes re-screened for the watches')
+    } catch (error) {
+      logger.error({ err: error }, 'list change re-screen failed; the change stays to be re-screened')
     }
-  }
-  return {
-    start() {
-      loop ??= run()
-    },
-    wake() {
-      again = true
-      wakeUp?.()
-    },
-    drain,
-    async stop() {
-      stopping = true
-      wakeUp?.()
-      await loop
-    },
-  }
+  })
+  return { start: loop.start, wake: loop.wake, stop: loop.stop, drain }
 }
