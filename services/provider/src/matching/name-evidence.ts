@@ -248,6 +248,20 @@ export function evidencePoints(evidence: NameEvidence): number {
   )
 }
 
+/**
+ * The points of the precision rules that a query's short words could only make heavier, never lighter: an
+ * unmatched word, and a partial name (its query already has two words or more without them). The short words'
+ * own rule, no-same-word (a short word the listed name holds is a same word) and near-partial-name (they count
+ * among the query's words) are left out, so a score from evidence without the query's short words (the
+ * watched-name index's) stays at or above the screening's.
+ */
+export function evidencePointsWithoutShort(evidence: NameEvidence): number {
+  return (
+    (evidence.unmatched.length > 0 ? UNMATCHED_WORD_POINTS : 0) +
+    (partialName(evidence) ? PARTIAL_NAME_POINTS : 0)
+  )
+}
+
 /** Whether a query of two words or more answers at most half of a listed name of three words or more. */
 export function partialName(evidence: NameEvidence): boolean {
   return (

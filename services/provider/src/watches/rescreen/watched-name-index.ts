@@ -1,14 +1,7 @@
 import { listedNames } from '../../datasets/listed-names'
 import type { SanctionEntry } from '../../datasets/records'
 import { skeletonName } from '../../matching/consonant-skeleton'
-import {
-  evidencePoints,
-  nameEvidence,
-  partialName,
-  PARTIAL_NAME_POINTS,
-  UNMATCHED_WORD_POINTS,
-  type NameEvidence,
-} from '../../matching/name-evidence'
+import { evidencePoints, evidencePointsWithoutShort, nameEvidence } from '../../matching/name-evidence'
 import { formsMeet, listedForms, queryForms, type ListedForm } from '../../matching/name-forms'
 import { partSimilarity } from '../../matching/name-score'
 import type { PreparedName } from '../../matching/prepare-name'
@@ -33,7 +26,7 @@ const KOREAN = 8
 /**
  * The row's name has words of one or two letters (`PreparedName.short`), which the index does not hold: they
  * count among the query's words, so without them only the rules they cannot make lighter are taken off
- * (`pointsWithoutShort`).
+ * (`evidencePointsWithoutShort`).
  */
 const HAS_SHORT = 16
 
@@ -289,7 +282,8 @@ export class WatchedNameIndex {
       const name = this.rowName[row] as number
       const query = this.rowPrepared(row)
       const evidence = nameEvidence(query, skeletal ? skeleton : listed.prepared, skeletal)
-      const points = (flags & HAS_SHORT) !== 0 ? pointsWithoutShort(evidence) : evidencePoints(evidence)
+      const points =
+        (flags & HAS_SHORT) !== 0 ? evidencePointsWithoutShort(evidence) : evidencePoints(evidence)
       const score = Math.round(100 * similarity) - points
       if (score > (best.get(name) ?? -Infinity)) best.set(name, score)
     }
@@ -297,7 +291,7 @@ export class WatchedNameIndex {
 
   /**
    * Row `row`'s query form as the precision rules read it, without its short words (`short`): a row that has
-   * some is scored with `pointsWithoutShort`, so the score stays at or above the screening's.
+   * some is scored with `evidencePointsWithoutShort`, so the score stays at or above the screening's.
    */
   private rowPrepared(row: number): PreparedName {
     const ids = this.rowPartIds.subarray(this.rowPartOffsets[row], this.rowPartOffsets[row + 1])
@@ -375,17 +369,4 @@ function groupBy(keys: Int32Array, size: number): { offsets: Int32Array; members
   })
   const { postingOffsets, postings } = flattenPostings(holders)
   return { offsets: postingOffsets, members: postings }
-}
-
-/**
- * The points of the precision rules that a query's short words could only make heavier, never lighter: an
- * unmatched word, and a partial name (its query already has two words or more without them). The short words'
- * own rule, no-same-word (a short word the listed name holds is a same word) and near-partial-name (they count
- * among the query's words) are left out, so the index's score stays at or above the screening's.
- */
-function pointsWithoutShort(evidence: NameEvidence): number {
-  return (
-    (evidence.unmatched.length > 0 ? UNMATCHED_WORD_POINTS : 0) +
-    (partialName(evidence) ? PARTIAL_NAME_POINTS : 0)
-  )
 }
