@@ -80,9 +80,9 @@ export function createWebhookHandler({
       'webhook.receive',
       { kind: SpanKind.SERVER, parent: extractTraceContext(req.headers) },
       async (span) => {
-        const stopTimer = metrics.enqueueSeconds.startTimer()
+        const started = performance.now()
         const received = await inSpan('webhook.enqueue', {}, () => receiveEvent(raw, store, receiveOptions))
-        stopTimer()
+        metrics.enqueueSeconds.observe((performance.now() - started) / 1000)
         const { outcome, webhookId, event } = received
         span.setAttributes({
           'pf.webhook_id': webhookId,

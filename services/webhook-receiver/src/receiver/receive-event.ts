@@ -2,7 +2,7 @@ import { parseDateTime, validateWebhookEvent, WEBHOOK_ID_MAX_LENGTH } from '@pf/
 import { parseJsonBody } from '@pf/signing'
 import { InvalidEnvelopeError } from '../errors'
 import type { AcceptOutcome, EventStore, QuarantineOutcome, QuarantineReason } from '../queue'
-import { jsonNesting } from './json-nesting'
+import { nestsDeeperThan } from './nests-deeper-than'
 
 /** What became of a verified event: stored for the worker, recognised as a redelivery, or quarantined. */
 export interface Received {
@@ -46,7 +46,7 @@ export async function receiveEvent(
   store: EventStore,
   { maxAgeMs, now = Date.now }: ReceiveOptions,
 ): Promise<Received> {
-  if (jsonNesting(raw, MAX_ENVELOPE_NESTING) > MAX_ENVELOPE_NESTING)
+  if (nestsDeeperThan(raw, MAX_ENVELOPE_NESTING))
     throw new InvalidEnvelopeError(`webhook envelope nests deeper than ${MAX_ENVELOPE_NESTING} levels`)
   const { text, body } = parseJsonBody(raw)
   if (typeof body !== 'object' || body === null || Array.isArray(body))

@@ -19,7 +19,9 @@ import { withTraceText } from '../job-trace-context'
  */
 export function createBatchedEventStore(options: EventStoreOptions): OpenedEventStore {
   const opened = openWebhookQueue(options)
-  const connection = createRedisConnection(options.redis, 'producer')
+  // The adder gathers its jobs itself: ioredis's auto-pipelining would only wrap each script call in a
+  // pipeline of one, and send it an event-loop turn later.
+  const connection = createRedisConnection(options.redis, 'producer', { enableAutoPipelining: false })
   connection.on('error', () => {}) // reported by the queue's watcher; every failed enqueue answers 503
   const { waitReplicas } = options.redis
   // Within the enqueue time-out, so that a missing replica is a 503 of ours, not a time-out.

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import { Job, type Queue } from 'bullmq'
 import { Cluster } from 'ioredis'
 import { Packr } from 'msgpackr'
@@ -36,12 +37,14 @@ const DEDUPLICATION_ID_SLOT = '__pf_deduplication_id__'
  * the same order iterate in the same order). One difference, on purpose and shared with the fallback
  * (`addJobKeepingMarker`): the dedup marker holds `job:<jobId>`, not the job id, so that removing the job
  * leaves it.
+ * The options (msgpack, with the two slots) are written into the script's text (`optsLiteral`, a Lua string
+ * literal): every argument is then a string, which ioredis writes with one concatenation instead of a buffer
+ * assembled piece by piece.
  * KEYS: wait, paused, meta, id, completed, delayed, active, events, marker.
- * ARGV: key prefix, deduplication ttl, the options (msgpack) with the two slots, then per job: id, name,
- * timestamp, deduplication id, data; with `ordered`, also the session's key part and the event's score, for
- * per-session ordering (`registerArgs`).
+ * ARGV: key prefix, deduplication ttl, then per job: id, name, timestamp, deduplication id, data; with
+ * `ordered`, also the session's key part and the event's score, for per-session ordering (`registerArgs`).
  */
-const addStandardJobs = (ordered: boolean) => `
+const addStandardJobs = (ordered: boolean, optsLiteral: string) => `
 local rcall = redis.call
 local prefix = ARGV[1]
 local ttl = tonumber(ARGV[2])
@@ -49,7 +52,7 @@ local eventsKey = KEYS[8]
 local step = ${ordered ? 7 : 5}
 local added = {}
 local stored = {}
-rcall("INCRBY", KEYS[4], (#ARGV - 3) / step)
+rcall("INCRBY", KEYS[4], (#ARGV - 2) / step)
 -- getOrSetMaxEvents
 local maxEvents = rcall("HGET", KEYS[3], "opts.maxLenEvents")
 if not maxEvents then
@@ -65,7 +68,7 @@ elseif attributes[2] then
   pausedOrMaxed = rcall("LLEN", KEYS[7]) >= tonumber(attributes[2])
 end
 -- The options' JSON around the two ids, in the order cjson writes them.
-local opts = cmsgpack.unpack(ARGV[3])
+local opts = cmsgpack.unpack(${optsLiteral})
 local optsJson = cjson.encode(opts)
 local jobIdSlot = cjson.encode("${JOB_ID_SLOT}")
 local dedupSlot = cjson.encode("${DEDUPLICATION_ID_SLOT}")
@@ -81,7 +84,7 @@ local head = string.sub(optsJson, 1, first - 1)
 local middle = string.sub(optsJson, first + #firstSlot, second - 1)
 local tail = string.sub(optsJson, second + #secondSlot)
 local delay, priority = opts["delay"] or 0, opts["priority"] or 0
-for i = 4, #ARGV, step do
+for i = 3, #ARGV, step do
   local jobId = ARGV[i]
   local name = ARGV[i + 1]
   local timestamp = tonumber(ARGV[i + 2])
@@ -123,8 +126,8 @@ end
 return added
 `
 
-const COMMAND = 'pfAddStandardJobs'
-const ORDERED_COMMAND = 'pfAddStandardJobsOrdered'
+/** Bytes as a Lua string literal, every byte a decimal escape (binary-safe, whatever the bytes). */
+const luaStringLiteral = (bytes: Uint8Array) => `"${Array.from(bytes, (byte) => `\\${byte}`).join('')}"`
 
 export interface JobAdderOptions {
   connection: RedisConnection
@@ -178,9 +181,6 @@ export function createJobAdder({
   maxBatch = 256,
   ordered = false,
 }: JobAdderOptions): JobAdder {
-  const command = ordered ? ORDERED_COMMAND : COMMAND
-  if (!(command in connection))
-    connection.defineCommand(command, { numberOfKeys: 9, lua: addStandardJobs(ordered) })
   const keys = queue.keys
   const scriptKeys = [
     keys.wait,
@@ -198,6 +198,10 @@ export function createJobAdder({
     jobId: JOB_ID_SLOT,
     de: { id: DEDUPLICATION_ID_SLOT, ttl: deduplicationTtlMs },
   })
+  const lua = addStandardJobs(ordered, luaStringLiteral(opts))
+  // Named after its text, options included: adders of other options may share a connection (benches, tests).
+  const command = `pfAddStandardJobs_${createHash('sha1').update(lua).digest('hex')}`
+  if (!(command in connection)) connection.defineCommand(command, { numberOfKeys: 9, lua })
 
   let pending: Pending[] = []
   // Batches sent and not yet answered, and whether a flush is already due: while one is in flight, the jobs
@@ -230,7 +234,7 @@ export function createJobAdder({
       })
   }
   const send = async (batch: Pending[]) => {
-    const argv: (Buffer | string | number)[] = [keys[''] as string, deduplicationTtlMs, opts]
+    const argv: (string | number)[] = [keys[''] as string, deduplicationTtlMs]
     for (const job of batch) {
       argv.push(job.jobId, job.name, job.timestamp, job.deduplicationId, job.data)
       if (ordered) argv.push(...registerArgs(job.place))
