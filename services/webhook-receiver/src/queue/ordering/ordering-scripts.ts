@@ -9,12 +9,12 @@
  * token: it lapses with the lock, so a killed worker's session is free exactly when BullMQ's stalled-job check
  * hands the job on, and never before. Only the first pending event of a session (`head`) may take it.
  */
-const COMMON = `
+export const ORDERING_FUNCTIONS = `
 local rcall = redis.call
-local pendingKey, stateKey = KEYS[1], KEYS[2]
-local delayedKey, waitKey, pausedKey, metaKey = KEYS[3], KEYS[4], KEYS[5], KEYS[6]
-local activeKey, markerKey, eventsKey, completedKey, failedKey = KEYS[7], KEYS[8], KEYS[9], KEYS[10], KEYS[11]
-local prefix, ttl, me, member = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
+-- Set by each script before it calls the functions below (the session's keys, the queue's, the job's place).
+local pendingKey, stateKey, delayedKey, waitKey, pausedKey, metaKey
+local activeKey, markerKey, eventsKey, completedKey, failedKey
+local prefix, ttl, me, member
 
 local function jobIdOf(entry) return string.match(entry, ' (%S+)$') end
 local function webhookIdOf(entry) return string.match(entry, '^(.*) %S+$') or entry end
@@ -101,6 +101,45 @@ local function handOnNext()
   local nextId = head()
   if nextId and rcall('HDEL', stateKey, 'park:' .. nextId) == 1 then promote(nextId) end
 end
+
+-- ACQUIRE's body (below), also run inside BullMQ's move to active (\`FUSED_MOVE_TO_ACTIVE\`).
+local function acquire(score, token)
+  if rcall('ZADD', pendingKey, 'NX', score, member) == 1 then rcall('PEXPIRE', pendingKey, ttl) end
+  local state = rcall('HMGET', stateKey, 'lease', 'newest', 'late:' .. me)
+  local holder = holderOf(state[1])
+  if (holder and holder ~= me) or head() ~= me then
+    rcall('HSET', stateKey, 'park:' .. me, 1)
+    rcall('PEXPIRE', stateKey, ttl)
+    return {'wait'}
+  end
+  local newest = state[2]
+  local late = state[3] or (newest and tonumber(score) < tonumber(newest))
+  if not newest or tonumber(score) > tonumber(newest) then newest = score end
+  rcall('HSET', stateKey, 'lease', me .. ' ' .. token, 'newest', newest)
+  rcall('HDEL', stateKey, 'park:' .. me, 'late:' .. me)
+  rcall('PEXPIRE', stateKey, ttl)
+  if late then return {'late', newest} end
+  return {'go', newest}
+end
+
+-- RELEASE's body (below), also run inside BullMQ's move to completed (\`FUSED_MOVE_TO_FINISHED\`).
+local function release(token)
+  if supplanted(token) then return 0 end
+  rcall('ZREM', pendingKey, member)
+  dropLease()
+  handOnNext()
+  return 1
+end
+`
+
+/** The functions' state from the standalone scripts' KEYS and ARGV (see the top of this file). */
+const COMMON =
+  ORDERING_FUNCTIONS +
+  `
+pendingKey, stateKey = KEYS[1], KEYS[2]
+delayedKey, waitKey, pausedKey, metaKey = KEYS[3], KEYS[4], KEYS[5], KEYS[6]
+activeKey, markerKey, eventsKey, completedKey, failedKey = KEYS[7], KEYS[8], KEYS[9], KEYS[10], KEYS[11]
+prefix, ttl, me, member = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
 `
 
 /**
@@ -110,26 +149,7 @@ end
  * (a replay, a receiver with ordering off) joins the pending set here.
  * Returns {'go', newest} | {'late', newest} | {'wait'}.
  */
-export const ACQUIRE =
-  COMMON +
-  `
-local score, token = ARGV[5], ARGV[6]
-if rcall('ZADD', pendingKey, 'NX', score, member) == 1 then rcall('PEXPIRE', pendingKey, ttl) end
-local state = rcall('HMGET', stateKey, 'lease', 'newest', 'late:' .. me)
-local holder = holderOf(state[1])
-if (holder and holder ~= me) or head() ~= me then
-  rcall('HSET', stateKey, 'park:' .. me, 1)
-  rcall('PEXPIRE', stateKey, ttl)
-  return {'wait'}
-end
-local newest = state[2]
-local late = state[3] or (newest and tonumber(score) < tonumber(newest))
-if not newest or tonumber(score) > tonumber(newest) then newest = score end
-rcall('HSET', stateKey, 'lease', me .. ' ' .. token, 'newest', newest)
-rcall('HDEL', stateKey, 'park:' .. me, 'late:' .. me)
-rcall('PEXPIRE', stateKey, ttl)
-if late then return {'late', newest} end
-return {'go', newest}`
+export const ACQUIRE = COMMON + `return acquire(ARGV[5], ARGV[6])`
 
 /**
  * Run after the job was moved to delayed: if its turn came meanwhile (the holder finished between ACQUIRE and
@@ -149,14 +169,7 @@ return 0`
  * The job's handler succeeded: it leaves the session, which hands on its next event. Both keys already expire
  * (the enqueue and ACQUIRE set their time-to-live); this only removes.
  */
-export const RELEASE =
-  COMMON +
-  `
-if supplanted(ARGV[5]) then return 0 end
-rcall('ZREM', pendingKey, member)
-dropLease()
-handOnNext()
-return 1`
+export const RELEASE = COMMON + `return release(ARGV[5])`
 
 /**
  * The job's last attempt failed: it leaves the session (a later replay of it is late), the session goes on,

@@ -1,0 +1,135 @@
+import { ORDERING_FUNCTIONS } from './ordering-scripts'
+
+type BullmqScript = Record<string, { content: string }>
+// BullMQ's own scripts, as the installed version runs them (its includes inlined): wrapped below, never copied,
+// so they stay in step with the installed BullMQ; `takeTurnsInBullmq` uses them only with the pinned version,
+// whose return values and arguments the code around them reads.
+/* eslint-disable @typescript-eslint/no-require-imports */
+const MOVE_TO_ACTIVE = (require('bullmq/dist/cjs/scripts/moveToActive-11') as BullmqScript).moveToActive!
+const MOVE_TO_FINISHED = (require('bullmq/dist/cjs/scripts/moveToFinished-14') as BullmqScript).moveToFinished!
+const MOVE_TO_DELAYED = (require('bullmq/dist/cjs/scripts/moveToDelayed-12') as BullmqScript).moveToDelayed!
+/* eslint-enable @typescript-eslint/no-require-imports */
+
+/** A BullMQ script as a Lua function whose KEYS and ARGV are its arguments (they shadow the globals). */
+const asFunction = (name: string, script: { content: string }) =>
+  `local function ${name}(KEYS, ARGV)\n${script.content}\nend\n`
+
+/**
+ * What both fused scripts add around BullMQ's: a job BullMQ has just moved to active (and locked with `token`)
+ * takes its session's turn (`acquire`); one whose turn it is not is parked in delayed for `parkMs`, as the
+ * processor did with `job.moveToDelayed` (its attempts untouched), and the next job is fetched in its place. The
+ * result gets a fifth element that BullMQ ignores: {turn, newest, sessionKey, member}, the turn being `go` or
+ * `late` (taken here), `none` (no session: runs outside any order) or `defer` (the processor takes the turn
+ * itself, with ACQUIRE: a session id of more than 128 bytes, whose key part is a hash; an event the receiver did
+ * not register; a fetch after too many parked jobs).
+ */
+const TAKE_TURNS = `
+local MAX_PARKED = 20
+
+local function useQueue(keyPrefix, ttlMs)
+  prefix, ttl = keyPrefix, ttlMs
+  waitKey, activeKey, delayedKey, pausedKey = prefix .. 'wait', prefix .. 'active', prefix .. 'delayed', prefix .. 'paused'
+  metaKey, markerKey, eventsKey = prefix .. 'meta', prefix .. 'marker', prefix .. 'events'
+  completedKey, failedKey = prefix .. 'completed', prefix .. 'failed'
+end
+
+local function useSession(sessionKey, jobId, jobMember)
+  pendingKey = prefix .. 'ordering:' .. sessionKey .. ':p'
+  stateKey = prefix .. 'ordering:' .. sessionKey .. ':s'
+  me, member = jobId, jobMember
+end
+
+-- As sessionOf reads the stored envelope: its session id and webhookId, or nil and 'none' or 'defer'.
+local function sessionOfJob(hash)
+  local data
+  for i = 1, #hash, 2 do
+    if hash[i] == 'data' then data = hash[i + 1] break end
+  end
+  local ok, event = pcall(cjson.decode, data or '')
+  if not ok or type(event) ~= 'table' then return nil, 'none' end
+  local session = type(event['data']) == 'table' and event['data']['sessionId']
+  local webhookId = event['webhookId']
+  if type(session) ~= 'string' or session == '' or type(webhookId) ~= 'string' or webhookId == ''
+    or type(event['timestamp']) ~= 'string' then
+    return nil, 'none'
+  end
+  if #session > 128 then return nil, 'defer' end
+  return session, webhookId
+end
+
+local function turnOf(jobId, hash, token)
+  local session, webhookId = sessionOfJob(hash)
+  if not session then return {webhookId} end
+  useSession(session, jobId, webhookId .. ' ' .. jobId)
+  -- The receiver registered it with its score; otherwise the processor parses its timestamp (ACQUIRE).
+  local score = rcall('ZSCORE', pendingKey, member)
+  if not score then return {'defer'} end
+  local turn = acquire(score, token)
+  turn[3], turn[4] = session, member
+  return turn
+end
+
+-- BullMQ's moveToDelayed as \`job.moveToDelayed(now + parkMs, token)\` calls it (skipAttempt, no fetch).
+local function park(jobId, token, timestamp, parkMs)
+  bullmqMoveToDelayed({markerKey, activeKey, prefix .. 'prioritized', delayedKey, prefix .. jobId, eventsKey, metaKey,
+    prefix .. 'stalled', waitKey, prefix .. 'limiter', pausedKey, prefix .. 'pc'},
+    {prefix, timestamp, jobId, token, parkMs, '1', '', '0', ''})
+end
+
+local function takeTurns(result, token, timestamp, parkMs, fetch)
+  for parked = 0, MAX_PARKED do
+    if type(result) ~= 'table' or type(result[1]) ~= 'table' or not result[2] then return result end
+    local jobId = result[2]
+    local turn = {'defer'}
+    if parked < MAX_PARKED then turn = turnOf(jobId, result[1], token) end
+    if turn[1] ~= 'wait' then
+      result[5] = {turn[1], turn[2] or '', turn[3] or '', turn[4] or ''}
+      return result
+    end
+    park(jobId, token, timestamp, parkMs)
+    result = fetch()
+  end
+  return result
+end
+`
+
+/**
+ * BullMQ's moveToActive (KEYS and ARGV[1..3] as BullMQ passes them) that hands on only a job whose session's
+ * turn it is (`TAKE_TURNS`). ARGV[4]: the ordering state's time-to-live (ms); ARGV[5]: how long a parked job
+ * waits in delayed (ms).
+ */
+export const FUSED_MOVE_TO_ACTIVE = `${ORDERING_FUNCTIONS}
+${asFunction('bullmqMoveToActive', MOVE_TO_ACTIVE)}
+${asFunction('bullmqMoveToDelayed', MOVE_TO_DELAYED)}
+${TAKE_TURNS}
+useQueue(ARGV[1], ARGV[4])
+local activeArgv = {ARGV[1], ARGV[2], ARGV[3]}
+local fetch = function() return bullmqMoveToActive(KEYS, activeArgv) end
+return takeTurns(fetch(), cmsgpack.unpack(ARGV[3])['token'], ARGV[2], ARGV[5], fetch)
+`
+
+/**
+ * BullMQ's moveToFinished (KEYS and ARGV[1..9] as BullMQ passes them), preceded by RELEASE for a completed job
+ * that held its session's turn (ARGV[10]: its session key part, ARGV[11]: its pending member, both empty
+ * otherwise), its next job handed on only in its session's turn (`TAKE_TURNS`). ARGV[12]: the state's
+ * time-to-live (ms); ARGV[13]: how long a parked job waits in delayed (ms).
+ */
+export const FUSED_MOVE_TO_FINISHED = `${ORDERING_FUNCTIONS}
+${asFunction('bullmqMoveToFinished', MOVE_TO_FINISHED)}
+${asFunction('bullmqMoveToActive', MOVE_TO_ACTIVE)}
+${asFunction('bullmqMoveToDelayed', MOVE_TO_DELAYED)}
+${TAKE_TURNS}
+useQueue(ARGV[7], ARGV[12])
+local token = cmsgpack.unpack(ARGV[8])['token']
+-- Before the completion, as the processor sent RELEASE before it: the next event of the session is promoted
+-- to wait, where this completion's fetch may take it.
+if ARGV[10] ~= '' then
+  useSession(ARGV[10], ARGV[1], ARGV[11])
+  release(token)
+end
+local activeKeys = {KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8], KEYS[9], KEYS[10], KEYS[14]}
+local activeArgv = {ARGV[7], ARGV[2], ARGV[8]}
+return takeTurns(bullmqMoveToFinished(KEYS, ARGV), token, ARGV[2], ARGV[13], function()
+  return bullmqMoveToActive(activeKeys, activeArgv)
+end)
+`
