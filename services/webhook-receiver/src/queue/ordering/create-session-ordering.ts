@@ -132,7 +132,6 @@ export function createSessionOrdering(options: SessionOrderingOptions): InTurn {
     const jobId = job.id ?? ''
     const turns = options.turns?.()
     const taken = turns?.takenFor(jobId)
-    if (taken?.turn === 'none') return handle(false)
     if (turns && taken && taken.turn !== 'defer') {
       // Taken by BullMQ's move to active; handed on by its move to completed (`takeTurnsInBullmq`).
       const place = { sessionId: taken.sessionKey, sessionKey: taken.sessionKey, member: taken.member }

@@ -19,9 +19,9 @@ const asFunction = (name: string, script: { content: string }) =>
  * takes its session's turn (`acquire`); one whose turn it is not is parked in delayed for `parkMs`, as the
  * processor did with `job.moveToDelayed` (its attempts untouched), and the next job is fetched in its place. The
  * result gets a fifth element that BullMQ ignores: {turn, newest, sessionKey, member}, the turn being `go` or
- * `late` (taken here), `none` (no session: runs outside any order) or `defer` (the processor takes the turn
- * itself, with ACQUIRE: a session id of more than 128 bytes, whose key part is a hash; an event the receiver did
- * not register; a fetch after too many parked jobs).
+ * `late` (taken here) or `defer` (the processor reads the event and takes the turn itself, with ACQUIRE: an
+ * event without a session, or whose session id is escaped in its JSON or longer than 128 bytes (its key part
+ * is then a hash), or that the receiver did not register; a fetch after too many parked jobs).
  */
 const TAKE_TURNS = `
 local MAX_PARKED = 20
@@ -39,32 +39,31 @@ local function useSession(sessionKey, jobId, jobMember)
   me, member = jobId, jobMember
 end
 
--- As sessionOf reads the stored envelope: its session id and webhookId, or nil and 'none' or 'defer'.
+-- The job's session id and webhookId (its dedup id), read without decoding the envelope; nil when they are not
+-- plainly there. A guess until \`turnOf\` finds the job in that session's pending set, where only the receiver's
+-- enqueue put it (under the session \`sessionOf\` read); else the processor decides.
 local function sessionOfJob(hash)
-  local data
+  local data, webhookId
   for i = 1, #hash, 2 do
-    if hash[i] == 'data' then data = hash[i + 1] break end
+    local field = hash[i]
+    if field == 'data' then data = hash[i + 1] elseif field == 'deid' then webhookId = hash[i + 1] end
   end
-  local ok, event = pcall(cjson.decode, data or '')
-  if not ok or type(event) ~= 'table' then return nil, 'none' end
-  local session = type(event['data']) == 'table' and event['data']['sessionId']
-  local webhookId = event['webhookId']
-  if type(session) ~= 'string' or session == '' or type(webhookId) ~= 'string' or webhookId == ''
-    or type(event['timestamp']) ~= 'string' then
-    return nil, 'none'
-  end
-  if #session > 128 then return nil, 'defer' end
+  if not data or not webhookId then return nil end
+  local session = string.match(data, '"sessionId"%s*:%s*"([^"\\\\]*)"')
+  if not session or session == '' or #session > 128 then return nil end
   return session, webhookId
 end
 
 local function turnOf(jobId, hash, token)
   local session, webhookId = sessionOfJob(hash)
-  if not session then return {webhookId} end
+  if not session then return {'defer'} end
   useSession(session, jobId, webhookId .. ' ' .. jobId)
-  -- The receiver registered it with its score; otherwise the processor parses its timestamp (ACQUIRE).
-  local score = rcall('ZSCORE', pendingKey, member)
+  -- Mostly the session's first pending event: then its score comes with it, in one call.
+  local first = rcall('ZRANGE', pendingKey, 0, 0, 'WITHSCORES')
+  local isFirst = first[1] == member
+  local score = isFirst and first[2] or rcall('ZSCORE', pendingKey, member)
   if not score then return {'defer'} end
-  local turn = acquire(score, token)
+  local turn = acquire(score, token, true, isFirst)
   turn[3], turn[4] = session, member
   return turn
 end
@@ -109,7 +108,7 @@ return takeTurns(fetch(), cmsgpack.unpack(ARGV[3])['token'], ARGV[2], ARGV[5], f
 `
 
 /**
- * BullMQ's moveToFinished (KEYS and ARGV[1..9] as BullMQ passes them), preceded by RELEASE for a completed job
+ * BullMQ's moveToFinished (KEYS and ARGV[1..9] as BullMQ passes them), followed by RELEASE for a completed job
  * that held its session's turn (ARGV[10]: its session key part, ARGV[11]: its pending member, both empty
  * otherwise), its next job handed on only in its session's turn (`TAKE_TURNS`). ARGV[12]: the state's
  * time-to-live (ms); ARGV[13]: how long a parked job waits in delayed (ms).
@@ -121,15 +120,17 @@ ${asFunction('bullmqMoveToDelayed', MOVE_TO_DELAYED)}
 ${TAKE_TURNS}
 useQueue(ARGV[7], ARGV[12])
 local token = cmsgpack.unpack(ARGV[8])['token']
--- Before the completion, as the processor sent RELEASE before it: the next event of the session is promoted
--- to wait, where this completion's fetch may take it.
-if ARGV[10] ~= '' then
+local finished = bullmqMoveToFinished(KEYS, ARGV)
+-- As RELEASE did before the completion, unless another copy of the job holds its lock (BullMQ's -6): with the
+-- lock gone or deleted by the completion, the job leaves its session, which goes on; before the turn of the
+-- job the completion fetched, which may be the session's next event.
+if ARGV[10] ~= '' and finished ~= -6 then
   useSession(ARGV[10], ARGV[1], ARGV[11])
-  release(token)
+  leave()
 end
 local activeKeys = {KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8], KEYS[9], KEYS[10], KEYS[14]}
 local activeArgv = {ARGV[7], ARGV[2], ARGV[8]}
-return takeTurns(bullmqMoveToFinished(KEYS, ARGV), token, ARGV[2], ARGV[13], function()
+return takeTurns(finished, token, ARGV[2], ARGV[13], function()
   return bullmqMoveToActive(activeKeys, activeArgv)
 end)
 `

@@ -102,12 +102,13 @@ local function handOnNext()
   if nextId and rcall('HDEL', stateKey, 'park:' .. nextId) == 1 then promote(nextId) end
 end
 
--- ACQUIRE's body (below), also run inside BullMQ's move to active (\`FUSED_MOVE_TO_ACTIVE\`).
-local function acquire(score, token)
-  if rcall('ZADD', pendingKey, 'NX', score, member) == 1 then rcall('PEXPIRE', pendingKey, ttl) end
-  local state = rcall('HMGET', stateKey, 'lease', 'newest', 'late:' .. me)
+-- ACQUIRE's body (below), also run inside BullMQ's move to active (\`FUSED_MOVE_TO_ACTIVE\`), which may know
+-- the job is \`registered\` in the pending set already, or its first event (\`first\`).
+local function acquire(score, token, registered, first)
+  if not registered and rcall('ZADD', pendingKey, 'NX', score, member) == 1 then rcall('PEXPIRE', pendingKey, ttl) end
+  local state = rcall('HMGET', stateKey, 'lease', 'newest', 'late:' .. me, 'park:' .. me)
   local holder = holderOf(state[1])
-  if (holder and holder ~= me) or head() ~= me then
+  if (holder and holder ~= me) or (not first and head() ~= me) then
     rcall('HSET', stateKey, 'park:' .. me, 1)
     rcall('PEXPIRE', stateKey, ttl)
     return {'wait'}
@@ -116,19 +117,32 @@ local function acquire(score, token)
   local late = state[3] or (newest and tonumber(score) < tonumber(newest))
   if not newest or tonumber(score) > tonumber(newest) then newest = score end
   rcall('HSET', stateKey, 'lease', me .. ' ' .. token, 'newest', newest)
-  rcall('HDEL', stateKey, 'park:' .. me, 'late:' .. me)
+  if state[3] or state[4] then rcall('HDEL', stateKey, 'park:' .. me, 'late:' .. me) end
   rcall('PEXPIRE', stateKey, ttl)
   if late then return {'late', newest} end
   return {'go', newest}
 end
 
--- RELEASE's body (below), also run inside BullMQ's move to completed (\`FUSED_MOVE_TO_FINISHED\`).
+-- RELEASE's body (below), also run inside BullMQ's move to completed (\`FUSED_MOVE_TO_FINISHED\`), which
+-- knows whether another copy of the job holds its lock (\`supplanted\`): the job leaves the session, drops its
+-- lease (\`dropLease\`) and hands on the next event (\`handOnNext\`), the two fields read and deleted at once.
+local function leave()
+  rcall('ZREM', pendingKey, member)
+  local nextId = head()
+  local parkField = nextId and ('park:' .. nextId) or 'lease'
+  local state = rcall('HMGET', stateKey, 'lease', parkField)
+  local fields = {}
+  if state[1] and string.sub(state[1], 1, #me + 1) == me .. ' ' then fields[#fields + 1] = 'lease' end
+  local parked = nextId and state[2]
+  if parked then fields[#fields + 1] = parkField end
+  if #fields > 0 then rcall('HDEL', stateKey, unpack(fields)) end
+  if parked then promote(nextId) end
+  return 1
+end
+
 local function release(token)
   if supplanted(token) then return 0 end
-  rcall('ZREM', pendingKey, member)
-  dropLease()
-  handOnNext()
-  return 1
+  return leave()
 end
 `
 

@@ -8,8 +8,8 @@ const installedBullmq = (require('bullmq/package.json') as { version: string }).
 
 /** The turn BullMQ's move to active took for a job (`FUSED_MOVE_TO_ACTIVE`'s fifth element). */
 export interface TakenTurn {
-  /** `go` or `late`: taken; `none`: outside any order; `defer`: for the processor to take (ACQUIRE). */
-  turn: 'go' | 'late' | 'none' | 'defer'
+  /** `go` or `late`: taken; `defer`: for the processor to take (ACQUIRE). */
+  turn: 'go' | 'late' | 'defer'
   /** The session's newest timestamp handed on (ms), with `go` and `late`. */
   newest: string
   sessionKey: string
