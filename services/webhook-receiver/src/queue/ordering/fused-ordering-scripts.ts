@@ -26,13 +26,6 @@ const asFunction = (name: string, script: { content: string }) =>
 const TAKE_TURNS = `
 local MAX_PARKED = 20
 
-local function useQueue(keyPrefix, ttlMs)
-  prefix, ttl = keyPrefix, ttlMs
-  waitKey, activeKey, delayedKey, pausedKey = prefix .. 'wait', prefix .. 'active', prefix .. 'delayed', prefix .. 'paused'
-  metaKey, markerKey, eventsKey = prefix .. 'meta', prefix .. 'marker', prefix .. 'events'
-  completedKey, failedKey = prefix .. 'completed', prefix .. 'failed'
-end
-
 local function useSession(sessionKey, jobId, jobMember)
   pendingKey = prefix .. 'ordering:' .. sessionKey .. ':p'
   stateKey = prefix .. 'ordering:' .. sessionKey .. ':s'
@@ -70,8 +63,9 @@ end
 
 -- BullMQ's moveToDelayed as \`job.moveToDelayed(now + parkMs, token)\` calls it (skipAttempt, no fetch).
 local function park(jobId, token, timestamp, parkMs)
-  bullmqMoveToDelayed({markerKey, activeKey, prefix .. 'prioritized', delayedKey, prefix .. jobId, eventsKey, metaKey,
-    prefix .. 'stalled', waitKey, prefix .. 'limiter', pausedKey, prefix .. 'pc'},
+  bullmqMoveToDelayed({prefix .. 'marker', prefix .. 'active', prefix .. 'prioritized', prefix .. 'delayed', prefix .. jobId,
+    prefix .. 'events', prefix .. 'meta', prefix .. 'stalled', prefix .. 'wait', prefix .. 'limiter', prefix .. 'paused',
+    prefix .. 'pc'},
     {prefix, timestamp, jobId, token, parkMs, '1', '', '0', ''})
 end
 
@@ -101,7 +95,7 @@ export const FUSED_MOVE_TO_ACTIVE = `${ORDERING_FUNCTIONS}
 ${asFunction('bullmqMoveToActive', MOVE_TO_ACTIVE)}
 ${asFunction('bullmqMoveToDelayed', MOVE_TO_DELAYED)}
 ${TAKE_TURNS}
-useQueue(ARGV[1], ARGV[4])
+prefix, ttl = ARGV[1], ARGV[4]
 local activeArgv = {ARGV[1], ARGV[2], ARGV[3]}
 local fetch = function() return bullmqMoveToActive(KEYS, activeArgv) end
 return takeTurns(fetch(), cmsgpack.unpack(ARGV[3])['token'], ARGV[2], ARGV[5], fetch)
@@ -118,7 +112,7 @@ ${asFunction('bullmqMoveToFinished', MOVE_TO_FINISHED)}
 ${asFunction('bullmqMoveToActive', MOVE_TO_ACTIVE)}
 ${asFunction('bullmqMoveToDelayed', MOVE_TO_DELAYED)}
 ${TAKE_TURNS}
-useQueue(ARGV[7], ARGV[12])
+prefix, ttl = ARGV[7], ARGV[12]
 local token = cmsgpack.unpack(ARGV[8])['token']
 local finished = bullmqMoveToFinished(KEYS, ARGV)
 -- As RELEASE did before the completion, unless another copy of the job holds its lock (BullMQ's -6): with the

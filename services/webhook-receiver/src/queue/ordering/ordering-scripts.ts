@@ -1,7 +1,8 @@
 /**
  * The worker's side of per-session ordering, as Lua run atomically on the queue's slot.
  * KEYS: the session's pending set and state hash, then the queue's delayed, wait, paused, meta, active, marker,
- * events, completed (unused) and failed keys. ARGV: the queue's key prefix (`{pf}:webhooks:`), the state's
+ * events, completed (unused) and failed keys (declared; the functions name them from the prefix, as BullMQ
+ * does, so that the fused scripts need not pass them). ARGV: the queue's key prefix (`{pf}:webhooks:`), the state's
  * time-to-live (the dedup TTL, ms), the job's id, its pending member; ACQUIRE also its score and lock token,
  * RELEASE and DEAD the lock token (they do nothing once another copy of the job holds its lock).
  *
@@ -11,10 +12,9 @@
  */
 export const ORDERING_FUNCTIONS = `
 local rcall = redis.call
--- Set by each script before it calls the functions below (the session's keys, the queue's, the job's place).
-local pendingKey, stateKey, delayedKey, waitKey, pausedKey, metaKey
-local activeKey, markerKey, eventsKey, completedKey, failedKey
-local prefix, ttl, me, member
+-- Set by each script before it calls the functions below (the session's keys, the queue's key prefix, the
+-- state's time-to-live, the job's place); the queue's keys are named from the prefix as BullMQ names them.
+local pendingKey, stateKey, prefix, ttl, me, member
 
 local function jobIdOf(entry) return string.match(entry, ' (%S+)$') end
 local function webhookIdOf(entry) return string.match(entry, '^(.*) %S+$') or entry end
@@ -71,7 +71,7 @@ local function head()
     local job = rcall('HMGET', jobKey, 'name', 'finishedOn')
     if job[1] and not job[2] then return id end
     rcall('ZREM', pendingKey, first)
-    if job[1] and rcall('ZSCORE', failedKey, id) then
+    if job[1] and rcall('ZSCORE', prefix .. 'failed', id) then
       rcall('HSET', stateKey, 'late:' .. id, 1)
       rcall('HSET', jobKey, 'failedReason', (rcall('HGET', jobKey, 'failedReason') or '') .. wentOnWithout())
     end
@@ -82,17 +82,17 @@ end
 
 -- BullMQ's promote (commands/promote-9.lua) for a job of priority 0, at the head of wait: it has waited its turn.
 local function promote(id)
-  if rcall('ZREM', delayedKey, id) == 0 then return end
-  local attributes = rcall('HMGET', metaKey, 'paused', 'concurrency')
-  local target, pausedOrMaxed = waitKey, false
+  if rcall('ZREM', prefix .. 'delayed', id) == 0 then return end
+  local attributes = rcall('HMGET', prefix .. 'meta', 'paused', 'concurrency')
+  local target, pausedOrMaxed = prefix .. 'wait', false
   if attributes[1] then
-    target, pausedOrMaxed = pausedKey, true
+    target, pausedOrMaxed = prefix .. 'paused', true
   elseif attributes[2] then
-    pausedOrMaxed = rcall('LLEN', activeKey) >= tonumber(attributes[2])
+    pausedOrMaxed = rcall('LLEN', prefix .. 'active') >= tonumber(attributes[2])
   end
   rcall('RPUSH', target, id)
-  if not pausedOrMaxed then rcall('ZADD', markerKey, 0, '0') end
-  rcall('XADD', eventsKey, '*', 'event', 'waiting', 'jobId', id, 'prev', 'delayed')
+  if not pausedOrMaxed then rcall('ZADD', prefix .. 'marker', 0, '0') end
+  rcall('XADD', prefix .. 'events', '*', 'event', 'waiting', 'jobId', id, 'prev', 'delayed')
   rcall('HSET', prefix .. id, 'delay', 0)
 end
 
@@ -151,8 +151,6 @@ const COMMON =
   ORDERING_FUNCTIONS +
   `
 pendingKey, stateKey = KEYS[1], KEYS[2]
-delayedKey, waitKey, pausedKey, metaKey = KEYS[3], KEYS[4], KEYS[5], KEYS[6]
-activeKey, markerKey, eventsKey, completedKey, failedKey = KEYS[7], KEYS[8], KEYS[9], KEYS[10], KEYS[11]
 prefix, ttl, me, member = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
 `
 
