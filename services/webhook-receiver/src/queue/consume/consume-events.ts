@@ -166,6 +166,7 @@ function consumeQueue({
           ttlMs: dedupTtlSeconds * 1000,
           parkMs: lockDurationMs + stalledIntervalMs,
           waitReplicas,
+          logger,
         })
       : undefined
   worker.run().catch((error: unknown) => worker.emit('error', error as Error))

@@ -6,7 +6,8 @@ type BullmqScript = Record<string, { content: string }>
 // whose return values and arguments the code around them reads.
 /* eslint-disable @typescript-eslint/no-require-imports */
 const MOVE_TO_ACTIVE = (require('bullmq/dist/cjs/scripts/moveToActive-11') as BullmqScript).moveToActive!
-const MOVE_TO_FINISHED = (require('bullmq/dist/cjs/scripts/moveToFinished-14') as BullmqScript).moveToFinished!
+const MOVE_TO_FINISHED = (require('bullmq/dist/cjs/scripts/moveToFinished-14') as BullmqScript)
+  .moveToFinished!
 const MOVE_TO_DELAYED = (require('bullmq/dist/cjs/scripts/moveToDelayed-12') as BullmqScript).moveToDelayed!
 /* eslint-enable @typescript-eslint/no-require-imports */
 

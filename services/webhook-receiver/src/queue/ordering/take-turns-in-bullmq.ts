@@ -1,4 +1,5 @@
 import type { Worker } from 'bullmq'
+import type { Logger } from '@pf/service-kit'
 import { BULLMQ_VERSION_PINNED } from '../enqueue/create-job-adder'
 import type { RedisConnection } from '../redis/create-redis-connection'
 import { FUSED_MOVE_TO_ACTIVE, FUSED_MOVE_TO_FINISHED } from './fused-ordering-scripts'
@@ -43,21 +44,35 @@ const DELAYED_FETCH_NEXT = 12 + 7
 export function takeTurnsInBullmq(
   worker: Worker,
   connection: RedisConnection,
-  { ttlMs, parkMs, waitReplicas }: { ttlMs: number; parkMs: number; waitReplicas: number },
+  options: { ttlMs: number; parkMs: number; waitReplicas: number; logger: Logger },
 ): TurnsInBullmq | undefined {
-  if (installedBullmq !== BULLMQ_VERSION_PINNED || waitReplicas > 0) return undefined
+  const { ttlMs, parkMs, waitReplicas, logger } = options
+  if (waitReplicas > 0) return undefined
+  if (installedBullmq !== BULLMQ_VERSION_PINNED) {
+    logger.warn(
+      { installed: installedBullmq, pinned: BULLMQ_VERSION_PINNED },
+      'BullMQ is not the version the ordering scripts were checked against: taking sessions in turn per job',
+    )
+    return undefined
+  }
   for (const [name, lua] of [
     ['pfOrderedMoveToActive', FUSED_MOVE_TO_ACTIVE],
     ['pfOrderedMoveToFinished', FUSED_MOVE_TO_FINISHED],
   ] as const)
-    if (!(name in connection)) connection.defineCommand(name, { numberOfKeys: name.endsWith('Active') ? 11 : 14, lua })
+    if (!(name in connection))
+      connection.defineCommand(name, { numberOfKeys: name.endsWith('Active') ? 11 : 14, lua })
   const taken = new Map<string, TakenTurn>()
   const releasing = new Map<string, TakenTurn>()
   const noted = (result: unknown) => {
     const turn = Array.isArray(result) ? (result[4] as string[] | undefined) : undefined
     if (turn && Array.isArray(result)) {
       const [kind, newest, sessionKey, member] = turn
-      taken.set(String(result[1]), { turn: kind as TakenTurn['turn'], newest, sessionKey, member } as TakenTurn)
+      taken.set(String(result[1]), {
+        turn: kind as TakenTurn['turn'],
+        newest,
+        sessionKey,
+        member,
+      } as TakenTurn)
     }
     return result
   }
@@ -65,15 +80,20 @@ export function takeTurnsInBullmq(
   const execCommand = scripts.execCommand.bind(scripts)
   scripts.execCommand = async (client, name, args) => {
     const scripted = connection as unknown as Scripted
-    if (name === 'moveToActive')
-      return noted(await scripted.pfOrderedMoveToActive!(...args, ttlMs, parkMs))
+    if (name === 'moveToActive') return noted(await scripted.pfOrderedMoveToActive!(...args, ttlMs, parkMs))
     if (name === 'moveToFinished') {
       const jobId = String(args[FINISHED_JOB_ID])
       const turn = releasing.get(jobId)
       releasing.delete(jobId)
       const own = args.slice(0, FINISHED_ARGS).map((arg) => arg ?? '')
       return noted(
-        await scripted.pfOrderedMoveToFinished!(...own, turn?.sessionKey ?? '', turn?.member ?? '', ttlMs, parkMs),
+        await scripted.pfOrderedMoveToFinished!(
+          ...own,
+          turn?.sessionKey ?? '',
+          turn?.member ?? '',
+          ttlMs,
+          parkMs,
+        ),
       )
     }
     if (name === 'moveToDelayed' && args[DELAYED_FETCH_NEXT] === 1) {
