@@ -44,27 +44,12 @@ const event = (i: number) => ({
   },
 })
 
-async function fill(redisUrl: string, prefix: string) {
-  const connection = createRedisConnection({ kind: 'url', url: redisUrl, waitReplicas: 0 }, 'worker')
-  const queue = new Queue('webhooks', { connection, prefix })
-  for (let start = 0; start < JOBS; start += 1000) {
-    await queue.addBulk(
-      Array.from({ length: 1000 }, (_, i) => ({
-        name: 'session.ended',
-        data: event(start + i),
-        opts: { removeOnComplete: true },
-      })),
-    )
-  }
-  await queue.close()
-  connection.disconnect()
-}
-
 /**
- * The queue as the receiver fills it with `WEBHOOK_ORDERING=session`: the batched enqueue, each event also in
- * its session's pending set.
+ * The queue as the receiver fills it (its batched enqueue, each event with its dedup marker), for all three
+ * workers alike, so that the ratios compare workers on the same jobs; with `ordered` (`WEBHOOK_ORDERING=session`)
+ * each event also joins its session's pending set.
  */
-async function fillOrdered(redisUrl: string, prefix: string) {
+async function fill(redisUrl: string, prefix: string, ordered: boolean) {
   const connection = createRedisConnection({ kind: 'url', url: redisUrl, waitReplicas: 0 }, 'producer')
   const queue = new Queue('webhooks', { connection, prefix, defaultJobOptions: { removeOnComplete: true } })
   const adder = createJobAdder({
@@ -73,7 +58,7 @@ async function fillOrdered(redisUrl: string, prefix: string) {
     deduplicationTtlMs: 3_600_000,
     waitReplicas: 0,
     waitTimeoutMs: 1000,
-    ordered: true,
+    ordered,
   })
   for (let start = 0; start < JOBS; start += 1000) {
     await Promise.all(
@@ -104,8 +89,9 @@ async function drain(start: () => EventConsumer): Promise<number> {
 }
 
 /**
- * Worker events/s through validation and dispatch, against a bare BullMQ no-op worker: same Redis, same run,
- * alternating the two over several rounds and keeping the median, so neither profits from warm-up alone.
+ * Worker events/s through validation and dispatch, against a bare BullMQ no-op worker: same Redis, same run, the
+ * same jobs (as the receiver stores them), alternating the workers over several rounds and keeping the median,
+ * so none profits from warm-up alone.
  */
 export async function benchWorker() {
   // The rates are the machine's as much as the worker's: the load they were measured under goes with them.
@@ -134,17 +120,17 @@ export async function benchWorker() {
   try {
     for (let round = 0; round < ROUNDS; round += 1) {
       const barePrefix = `{bare${round}}`
-      await fill(redis.url, barePrefix)
+      await fill(redis.url, barePrefix, false)
       bareRates.push(
         await drain(
           () => new Worker('webhooks', noop, { connection, prefix: barePrefix, concurrency: CONCURRENCY }),
         ),
       )
       const ourPrefix = `{ours${round}}`
-      await fill(redis.url, ourPrefix)
+      await fill(redis.url, ourPrefix, false)
       ourRates.push(await drain(() => ours(ourPrefix, 'off')))
       const orderedPrefix = `{ordered${round}}`
-      await fillOrdered(redis.url, orderedPrefix)
+      await fill(redis.url, orderedPrefix, true)
       orderedRates.push(await drain(() => ours(orderedPrefix, 'session')))
     }
     const bare = median(bareRates)
