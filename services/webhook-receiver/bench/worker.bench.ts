@@ -5,6 +5,7 @@ import { Registry } from 'prom-client'
 import { createLogger } from '@pf/service-kit'
 import { WEBHOOK_EVENT_KINDS } from '@pf/schemas'
 import { median } from './stats'
+import { openRedisCounters, type RedisCounters } from './redis-counters'
 import { startRedis } from '@pf/testkit/redis'
 import { createJobAdder } from '../src/queue/enqueue/create-job-adder'
 import { createRedisConnection } from '../src/queue/redis/create-redis-connection'
@@ -73,7 +74,17 @@ async function fill(redisUrl: string, prefix: string, ordered: boolean) {
   connection.disconnect()
 }
 
-async function drain(start: () => EventConsumer): Promise<number> {
+/** A drain's rate, and per job: script calls, the worker process's CPU and Redis's (µs). */
+interface Drained {
+  rate: number
+  scripts: number
+  workerUs: number
+  redisUs: number
+}
+
+async function drain(start: () => EventConsumer, counters: () => Promise<RedisCounters>): Promise<Drained> {
+  const redisBefore = await counters()
+  const cpuBefore = process.cpuUsage()
   const began = performance.now()
   const worker = start()
   let done = 0
@@ -84,8 +95,15 @@ async function drain(start: () => EventConsumer): Promise<number> {
     })
   })
   const seconds = (performance.now() - began) / 1000
+  const cpu = process.cpuUsage(cpuBefore)
+  const redisAfter = await counters()
   await worker.close()
-  return JOBS / seconds
+  return {
+    rate: JOBS / seconds,
+    scripts: (redisAfter.scriptCalls - redisBefore.scriptCalls) / JOBS,
+    workerUs: (cpu.user + cpu.system) / JOBS,
+    redisUs: ((redisAfter.cpuMs - redisBefore.cpuMs) * 1000) / JOBS,
+  }
 }
 
 /**
@@ -100,9 +118,10 @@ export async function benchWorker() {
   const connection = createRedisConnection({ kind: 'url', url: redis.url, waitReplicas: 0 }, 'worker')
   const noop = async () => {}
   const handlers = Object.fromEntries(WEBHOOK_EVENT_KINDS.map((kind) => [kind, noop]))
-  const bareRates: number[] = []
-  const ourRates: number[] = []
-  const orderedRates: number[] = []
+  const counters = await openRedisCounters(connection)
+  const bareRuns: Drained[] = []
+  const ourRuns: Drained[] = []
+  const orderedRuns: Drained[] = []
   const ours = (ourPrefix: string, ordering: OrderingMode) =>
     createWebhookWorker({
       connection,
@@ -121,21 +140,27 @@ export async function benchWorker() {
     for (let round = 0; round < ROUNDS; round += 1) {
       const barePrefix = `{bare${round}}`
       await fill(redis.url, barePrefix, false)
-      bareRates.push(
+      bareRuns.push(
         await drain(
           () => new Worker('webhooks', noop, { connection, prefix: barePrefix, concurrency: CONCURRENCY }),
+          counters,
         ),
       )
       const ourPrefix = `{ours${round}}`
       await fill(redis.url, ourPrefix, false)
-      ourRates.push(await drain(() => ours(ourPrefix, 'off')))
+      ourRuns.push(await drain(() => ours(ourPrefix, 'off'), counters))
       const orderedPrefix = `{ordered${round}}`
       await fill(redis.url, orderedPrefix, true)
-      orderedRates.push(await drain(() => ours(orderedPrefix, 'session')))
+      orderedRuns.push(await drain(() => ours(orderedPrefix, 'session'), counters))
     }
+    const rates = (runs: Drained[]) => runs.map((run) => run.rate)
+    const [bareRates, ourRates, orderedRates] = [rates(bareRuns), rates(ourRuns), rates(orderedRuns)]
     const bare = median(bareRates)
     const off = median(ourRates)
     const on = median(orderedRates)
+    // Medians per job of each worker, bare | off | on: what the rates come from, steadier under load than they.
+    const perJob = (of: (run: Drained) => number, digits: number) =>
+      [bareRuns, ourRuns, orderedRuns].map((runs) => median(runs.map(of)).toFixed(digits)).join(' | ')
     const range = (rates: number[]) =>
       [...rates]
         .sort((a, b) => a - b)
@@ -166,6 +191,24 @@ export async function benchWorker() {
         benchmark: 'rounds: bare | ordering off | ordering on',
         metric: 'jobs/s',
         value: `${range(bareRates)} | ${range(ourRates)} | ${range(orderedRates)}`,
+        target: '',
+      },
+      {
+        benchmark: 'script calls per job: bare | ordering off | ordering on (median)',
+        metric: 'calls',
+        value: perJob((run) => run.scripts, 2),
+        target: '',
+      },
+      {
+        benchmark: 'worker process CPU per job: bare | off | on (median)',
+        metric: 'µs',
+        value: perJob((run) => run.workerUs, 0),
+        target: '',
+      },
+      {
+        benchmark: 'Redis CPU per job: bare | off | on (median)',
+        metric: 'µs',
+        value: perJob((run) => run.redisUs, 0),
         target: '',
       },
       {
