@@ -5,6 +5,7 @@ import { Registry } from 'prom-client'
 import { createLogger } from '@pf/service-kit'
 import { WEBHOOK_EVENT_KINDS } from '@pf/schemas'
 import { median } from './stats'
+import { openRedisCounters, type RedisCounters } from './redis-counters'
 import { startRedis } from '@pf/testkit/redis'
 import { createJobAdder } from '../src/queue/enqueue/create-job-adder'
 import { createRedisConnection } from '../src/queue/redis/create-redis-connection'
@@ -44,27 +45,12 @@ const event = (i: number) => ({
   },
 })
 
-async function fill(redisUrl: string, prefix: string) {
-  const connection = createRedisConnection({ kind: 'url', url: redisUrl, waitReplicas: 0 }, 'worker')
-  const queue = new Queue('webhooks', { connection, prefix })
-  for (let start = 0; start < JOBS; start += 1000) {
-    await queue.addBulk(
-      Array.from({ length: 1000 }, (_, i) => ({
-        name: 'session.ended',
-        data: event(start + i),
-        opts: { removeOnComplete: true },
-      })),
-    )
-  }
-  await queue.close()
-  connection.disconnect()
-}
-
 /**
- * The queue as the receiver fills it with `WEBHOOK_ORDERING=session`: the batched enqueue, each event also in
- * its session's pending set.
+ * The queue as the receiver fills it (its batched enqueue, each event with its dedup marker), for all three
+ * workers alike, so that the ratios compare workers on the same jobs; with `ordered` (`WEBHOOK_ORDERING=session`)
+ * each event also joins its session's pending set.
  */
-async function fillOrdered(redisUrl: string, prefix: string) {
+async function fill(redisUrl: string, prefix: string, ordered: boolean) {
   const connection = createRedisConnection({ kind: 'url', url: redisUrl, waitReplicas: 0 }, 'producer')
   const queue = new Queue('webhooks', { connection, prefix, defaultJobOptions: { removeOnComplete: true } })
   const adder = createJobAdder({
@@ -73,7 +59,7 @@ async function fillOrdered(redisUrl: string, prefix: string) {
     deduplicationTtlMs: 3_600_000,
     waitReplicas: 0,
     waitTimeoutMs: 1000,
-    ordered: true,
+    ordered,
   })
   for (let start = 0; start < JOBS; start += 1000) {
     await Promise.all(
@@ -88,7 +74,17 @@ async function fillOrdered(redisUrl: string, prefix: string) {
   connection.disconnect()
 }
 
-async function drain(start: () => EventConsumer): Promise<number> {
+/** A drain's rate, and per job: script calls, the worker process's CPU and Redis's (µs). */
+interface Drained {
+  rate: number
+  scripts: number
+  workerUs: number
+  redisUs: number
+}
+
+async function drain(start: () => EventConsumer, counters: () => Promise<RedisCounters>): Promise<Drained> {
+  const redisBefore = await counters()
+  const cpuBefore = process.cpuUsage()
   const began = performance.now()
   const worker = start()
   let done = 0
@@ -99,13 +95,21 @@ async function drain(start: () => EventConsumer): Promise<number> {
     })
   })
   const seconds = (performance.now() - began) / 1000
+  const cpu = process.cpuUsage(cpuBefore)
+  const redisAfter = await counters()
   await worker.close()
-  return JOBS / seconds
+  return {
+    rate: JOBS / seconds,
+    scripts: (redisAfter.scriptCalls - redisBefore.scriptCalls) / JOBS,
+    workerUs: (cpu.user + cpu.system) / JOBS,
+    redisUs: ((redisAfter.cpuMs - redisBefore.cpuMs) * 1000) / JOBS,
+  }
 }
 
 /**
- * Worker events/s through validation and dispatch, against a bare BullMQ no-op worker: same Redis, same run,
- * alternating the two over several rounds and keeping the median, so neither profits from warm-up alone.
+ * Worker events/s through validation and dispatch, against a bare BullMQ no-op worker: same Redis, same run, the
+ * same jobs (as the receiver stores them), alternating the workers over several rounds and keeping the median,
+ * so none profits from warm-up alone.
  */
 export async function benchWorker() {
   // The rates are the machine's as much as the worker's: the load they were measured under goes with them.
@@ -114,9 +118,10 @@ export async function benchWorker() {
   const connection = createRedisConnection({ kind: 'url', url: redis.url, waitReplicas: 0 }, 'worker')
   const noop = async () => {}
   const handlers = Object.fromEntries(WEBHOOK_EVENT_KINDS.map((kind) => [kind, noop]))
-  const bareRates: number[] = []
-  const ourRates: number[] = []
-  const orderedRates: number[] = []
+  const counters = await openRedisCounters(connection)
+  const bareRuns: Drained[] = []
+  const ourRuns: Drained[] = []
+  const orderedRuns: Drained[] = []
   const ours = (ourPrefix: string, ordering: OrderingMode) =>
     createWebhookWorker({
       connection,
@@ -134,22 +139,28 @@ export async function benchWorker() {
   try {
     for (let round = 0; round < ROUNDS; round += 1) {
       const barePrefix = `{bare${round}}`
-      await fill(redis.url, barePrefix)
-      bareRates.push(
+      await fill(redis.url, barePrefix, false)
+      bareRuns.push(
         await drain(
           () => new Worker('webhooks', noop, { connection, prefix: barePrefix, concurrency: CONCURRENCY }),
+          counters,
         ),
       )
       const ourPrefix = `{ours${round}}`
-      await fill(redis.url, ourPrefix)
-      ourRates.push(await drain(() => ours(ourPrefix, 'off')))
+      await fill(redis.url, ourPrefix, false)
+      ourRuns.push(await drain(() => ours(ourPrefix, 'off'), counters))
       const orderedPrefix = `{ordered${round}}`
-      await fillOrdered(redis.url, orderedPrefix)
-      orderedRates.push(await drain(() => ours(orderedPrefix, 'session')))
+      await fill(redis.url, orderedPrefix, true)
+      orderedRuns.push(await drain(() => ours(orderedPrefix, 'session'), counters))
     }
+    const rates = (runs: Drained[]) => runs.map((run) => run.rate)
+    const [bareRates, ourRates, orderedRates] = [rates(bareRuns), rates(ourRuns), rates(orderedRuns)]
     const bare = median(bareRates)
     const off = median(ourRates)
     const on = median(orderedRates)
+    // Medians per job of each worker, bare | off | on: what the rates come from, steadier under load than they.
+    const perJob = (of: (run: Drained) => number, digits: number) =>
+      [bareRuns, ourRuns, orderedRuns].map((runs) => median(runs.map(of)).toFixed(digits)).join(' | ')
     const range = (rates: number[]) =>
       [...rates]
         .sort((a, b) => a - b)
@@ -180,6 +191,24 @@ export async function benchWorker() {
         benchmark: 'rounds: bare | ordering off | ordering on',
         metric: 'jobs/s',
         value: `${range(bareRates)} | ${range(ourRates)} | ${range(orderedRates)}`,
+        target: '',
+      },
+      {
+        benchmark: 'script calls per job: bare | ordering off | ordering on (median)',
+        metric: 'calls',
+        value: perJob((run) => run.scripts, 2),
+        target: '',
+      },
+      {
+        benchmark: 'worker process CPU per job: bare | off | on (median)',
+        metric: 'µs',
+        value: perJob((run) => run.workerUs, 0),
+        target: '',
+      },
+      {
+        benchmark: 'Redis CPU per job: bare | off | on (median)',
+        metric: 'µs',
+        value: perJob((run) => run.redisUs, 0),
         target: '',
       },
       {

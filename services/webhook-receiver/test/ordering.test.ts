@@ -122,6 +122,26 @@ describe('WEBHOOK_ORDERING=session: a session’s events one at a time, in signe
     expect(lates.every((late) => late === false)).toBe(true)
   })
 
+  it('takes and hands on the sessions inside BullMQ’s own fetch and completion: one script call per event, as a bare worker', async () => {
+    // Each event its own session, so that none waits its turn (a parked event is fetched twice).
+    const events = Array.from({ length: 30 }, (_, i) => event(`s-single-${i}`, i))
+    await send(...events)
+    const stats = workerConnection(redis.url)
+    const scriptCalls = async () =>
+      Number(/cmdstat_evalsha:calls=(\d+)/.exec(await stats.info('commandstats'))?.[1] ?? 0)
+    const before = await scriptCalls()
+    let handled = 0
+    startWorker(async () => {
+      handled += 1
+    })
+    await waitFor(() => handled === events.length, 20_000, 'every event handled')
+    const calls = (await scriptCalls()) - before
+    stats.disconnect()
+    // Taking and handing on the session in scripts of their own would make three per event. Counted on the
+    // file's private Redis only: a shared one (REDIS_URL) counts other files' workers too.
+    if (redis.isPrivate) expect(calls).toBeLessThan(events.length * 1.5)
+  })
+
   it('orders the events of the enqueue by Queue.add (the fallback of other BullMQ versions) alike', async () => {
     await receiver.stop()
     receiver = await startReceiver(redis.url, prefix, { ordering: 'session', viaQueueAdd: true })

@@ -5,6 +5,7 @@ import type { RedisConnection } from '../redis/create-redis-connection'
 import { isUnrecoverable } from './is-unrecoverable'
 import { splitTraceData } from '../job-trace-context'
 import { createSessionOrdering, type InTurn, type Lateness } from '../ordering/create-session-ordering'
+import { takeTurnsInBullmq } from '../ordering/take-turns-in-bullmq'
 import type { OrderingMode } from '../ordering/ordering-mode'
 import { WEBHOOK_QUEUE_NAME } from '../queue-names'
 import { layoutPrefixes } from '../shards/shard-prefixes'
@@ -135,6 +136,7 @@ function consumeQueue({
           waitReplicas,
           waitTimeoutMs: Math.max(1, Math.floor(lockDurationMs / 3)),
           logger,
+          turns: () => turns,
         })
       : undefined
   const worker = new Worker(
@@ -154,8 +156,20 @@ function consumeQueue({
       lockRenewTime: lockRenewMs,
       stalledInterval: stalledIntervalMs,
       maxStalledCount: 2,
+      // Started below, once the fetch takes sessions' turns (`takeTurnsInBullmq`), before its first fetch.
+      autorun: false,
     },
   )
+  const turns =
+    ordering === 'session'
+      ? takeTurnsInBullmq(worker, connection, {
+          ttlMs: dedupTtlSeconds * 1000,
+          parkMs: lockDurationMs + stalledIntervalMs,
+          waitReplicas,
+          logger,
+        })
+      : undefined
+  worker.run().catch((error: unknown) => worker.emit('error', error as Error))
   async function handleJob(job: Job, event: unknown, carrier: QueuedEvent['traceContext'], late: Lateness) {
     try {
       await process({

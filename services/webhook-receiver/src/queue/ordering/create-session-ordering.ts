@@ -6,6 +6,7 @@ import { unconfirmedWrite } from '../enqueue/unconfirmed-write'
 import { ACQUIRE, DEAD, PARKED, RELEASE } from './ordering-scripts'
 import { sessionKeys } from './session-keys'
 import { sessionOf, type EventPlace } from './session-of'
+import type { TurnsInBullmq } from './take-turns-in-bullmq'
 
 /** What a handler learns of its event's place: `false`, or it is older than one already handed on. */
 export type Lateness = false | { newestTimestamp: string }
@@ -33,15 +34,17 @@ export interface SessionOrderingOptions {
   waitReplicas: number
   waitTimeoutMs: number
   logger: Logger
+  /** The turns BullMQ's fetch took (`takeTurnsInBullmq`), once the worker exists; else each is taken here. */
+  turns?: () => TurnsInBullmq | undefined
 }
 
 /** Runs a job's handler in its session's turn; a job whose turn it is not is parked (`DelayedError`). */
-export type InTurn = (
-  job: Job,
-  token: string,
-  event: unknown,
-  handle: (late: Lateness) => Promise<void>,
-) => Promise<void>
+export type InTurn = (job: Job, token: string, event: unknown, handle: Handle) => Promise<void>
+
+type Handle = (late: Lateness) => Promise<void>
+
+/** What the scripts need of an event's place. */
+type TurnPlace = Pick<EventPlace, 'sessionId' | 'sessionKey' | 'member'>
 
 type Scripted = RedisConnection & Record<string, (...args: unknown[]) => Promise<unknown>>
 
@@ -68,7 +71,7 @@ export function createSessionOrdering(options: SessionOrderingOptions): InTurn {
 
   const run = async (
     command: keyof typeof COMMANDS,
-    place: EventPlace,
+    place: TurnPlace,
     jobId: string,
     ...extra: unknown[]
   ) => {
@@ -104,21 +107,9 @@ export function createSessionOrdering(options: SessionOrderingOptions): InTurn {
     return result?.[1]
   }
 
-  return async (job, token, event, handle) => {
+  /** Runs the handler in the turn taken; a last failure leaves the session (DEAD), noted on the dead letter. */
+  const runInTurn = async (job: Job, token: string, place: TurnPlace, late: Lateness, handle: Handle) => {
     const jobId = job.id ?? ''
-    const place = sessionOf(event, jobId)
-    if (!place) return handle(false)
-    const [turn, newest] = (await run('pfOrderAcquire', place, jobId, place.score, token)) as [
-      string,
-      string?,
-    ]
-    if (turn === 'wait') {
-      await job.moveToDelayed(Date.now() + parkMs, token)
-      await run('pfOrderParked', place, jobId)
-      throw new DelayedError()
-    }
-    const late: Lateness =
-      turn === 'late' ? { newestTimestamp: new Date(Number(newest)).toISOString() } : false
     try {
       await handle(late)
     } catch (error) {
@@ -135,6 +126,31 @@ export function createSessionOrdering(options: SessionOrderingOptions): InTurn {
       // Retried: the event keeps its place, and its session waits for it (its lock, and so the lease, is gone).
       throw error
     }
+  }
+
+  return async (job, token, event, handle) => {
+    const jobId = job.id ?? ''
+    const turns = options.turns?.()
+    const taken = turns?.takenFor(jobId)
+    if (turns && taken && taken.turn !== 'defer') {
+      // Taken by BullMQ's move to active; handed on by its move to completed (`takeTurnsInBullmq`).
+      const place = { sessionId: taken.sessionKey, sessionKey: taken.sessionKey, member: taken.member }
+      await runInTurn(job, token, place, lateness(taken.turn, taken.newest), handle)
+      turns.releaseOnCompletion(jobId, taken)
+      return
+    }
+    const place = sessionOf(event, jobId)
+    if (!place) return handle(false)
+    const [turn, newest] = (await run('pfOrderAcquire', place, jobId, place.score, token)) as [
+      string,
+      string?,
+    ]
+    if (turn === 'wait') {
+      await job.moveToDelayed(Date.now() + parkMs, token)
+      await run('pfOrderParked', place, jobId)
+      throw new DelayedError()
+    }
+    await runInTurn(job, token, place, lateness(turn, newest), handle)
     // Sent on the worker's connection before BullMQ's completion of the job, so Redis runs it first; not awaited
     // (the job's slot is free a round trip sooner) unless it waits for replicas, whose pipeline may load its
     // script first. The handler ran: a failure here is logged, never retried (that would run the handler twice);
@@ -144,4 +160,9 @@ export function createSessionOrdering(options: SessionOrderingOptions): InTurn {
     )
     if (waitReplicas > 0) await released
   }
+}
+
+/** `late` from a turn: false, or the session's newest timestamp handed on. */
+function lateness(turn: string, newest: string | undefined): Lateness {
+  return turn === 'late' ? { newestTimestamp: new Date(Number(newest)).toISOString() } : false
 }

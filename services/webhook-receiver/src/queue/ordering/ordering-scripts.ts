@@ -1,7 +1,8 @@
 /**
  * The worker's side of per-session ordering, as Lua run atomically on the queue's slot.
  * KEYS: the session's pending set and state hash, then the queue's delayed, wait, paused, meta, active, marker,
- * events, completed (unused) and failed keys. ARGV: the queue's key prefix (`{pf}:webhooks:`), the state's
+ * events, completed (unused) and failed keys (declared; the functions name them from the prefix, as BullMQ
+ * does, so that the fused scripts need not pass them). ARGV: the queue's key prefix (`{pf}:webhooks:`), the state's
  * time-to-live (the dedup TTL, ms), the job's id, its pending member; ACQUIRE also its score and lock token,
  * RELEASE and DEAD the lock token (they do nothing once another copy of the job holds its lock).
  *
@@ -9,12 +10,11 @@
  * token: it lapses with the lock, so a killed worker's session is free exactly when BullMQ's stalled-job check
  * hands the job on, and never before. Only the first pending event of a session (`head`) may take it.
  */
-const COMMON = `
+export const ORDERING_FUNCTIONS = `
 local rcall = redis.call
-local pendingKey, stateKey = KEYS[1], KEYS[2]
-local delayedKey, waitKey, pausedKey, metaKey = KEYS[3], KEYS[4], KEYS[5], KEYS[6]
-local activeKey, markerKey, eventsKey, completedKey, failedKey = KEYS[7], KEYS[8], KEYS[9], KEYS[10], KEYS[11]
-local prefix, ttl, me, member = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
+-- Set by each script before it calls the functions below (the session's keys, the queue's key prefix, the
+-- state's time-to-live, the job's place); the queue's keys are named from the prefix as BullMQ names them.
+local pendingKey, stateKey, prefix, ttl, me, member
 
 local function jobIdOf(entry) return string.match(entry, ' (%S+)$') end
 local function webhookIdOf(entry) return string.match(entry, '^(.*) %S+$') or entry end
@@ -71,7 +71,7 @@ local function head()
     local job = rcall('HMGET', jobKey, 'name', 'finishedOn')
     if job[1] and not job[2] then return id end
     rcall('ZREM', pendingKey, first)
-    if job[1] and rcall('ZSCORE', failedKey, id) then
+    if job[1] and rcall('ZSCORE', prefix .. 'failed', id) then
       rcall('HSET', stateKey, 'late:' .. id, 1)
       rcall('HSET', jobKey, 'failedReason', (rcall('HGET', jobKey, 'failedReason') or '') .. wentOnWithout())
     end
@@ -82,17 +82,17 @@ end
 
 -- BullMQ's promote (commands/promote-9.lua) for a job of priority 0, at the head of wait: it has waited its turn.
 local function promote(id)
-  if rcall('ZREM', delayedKey, id) == 0 then return end
-  local attributes = rcall('HMGET', metaKey, 'paused', 'concurrency')
-  local target, pausedOrMaxed = waitKey, false
+  if rcall('ZREM', prefix .. 'delayed', id) == 0 then return end
+  local attributes = rcall('HMGET', prefix .. 'meta', 'paused', 'concurrency')
+  local target, pausedOrMaxed = prefix .. 'wait', false
   if attributes[1] then
-    target, pausedOrMaxed = pausedKey, true
+    target, pausedOrMaxed = prefix .. 'paused', true
   elseif attributes[2] then
-    pausedOrMaxed = rcall('LLEN', activeKey) >= tonumber(attributes[2])
+    pausedOrMaxed = rcall('LLEN', prefix .. 'active') >= tonumber(attributes[2])
   end
   rcall('RPUSH', target, id)
-  if not pausedOrMaxed then rcall('ZADD', markerKey, 0, '0') end
-  rcall('XADD', eventsKey, '*', 'event', 'waiting', 'jobId', id, 'prev', 'delayed')
+  if not pausedOrMaxed then rcall('ZADD', prefix .. 'marker', 0, '0') end
+  rcall('XADD', prefix .. 'events', '*', 'event', 'waiting', 'jobId', id, 'prev', 'delayed')
   rcall('HSET', prefix .. id, 'delay', 0)
 end
 
@@ -101,6 +101,57 @@ local function handOnNext()
   local nextId = head()
   if nextId and rcall('HDEL', stateKey, 'park:' .. nextId) == 1 then promote(nextId) end
 end
+
+-- ACQUIRE's body (below), also run inside BullMQ's move to active (\`FUSED_MOVE_TO_ACTIVE\`), which may know
+-- the job is \`registered\` in the pending set already, or its first event (\`first\`).
+local function acquire(score, token, registered, first)
+  if not registered and rcall('ZADD', pendingKey, 'NX', score, member) == 1 then rcall('PEXPIRE', pendingKey, ttl) end
+  local state = rcall('HMGET', stateKey, 'lease', 'newest', 'late:' .. me, 'park:' .. me)
+  local holder = holderOf(state[1])
+  if (holder and holder ~= me) or (not first and head() ~= me) then
+    rcall('HSET', stateKey, 'park:' .. me, 1)
+    rcall('PEXPIRE', stateKey, ttl)
+    return {'wait'}
+  end
+  local newest = state[2]
+  local late = state[3] or (newest and tonumber(score) < tonumber(newest))
+  if not newest or tonumber(score) > tonumber(newest) then newest = score end
+  rcall('HSET', stateKey, 'lease', me .. ' ' .. token, 'newest', newest)
+  if state[3] or state[4] then rcall('HDEL', stateKey, 'park:' .. me, 'late:' .. me) end
+  rcall('PEXPIRE', stateKey, ttl)
+  if late then return {'late', newest} end
+  return {'go', newest}
+end
+
+-- RELEASE's body (below), also run inside BullMQ's move to completed (\`FUSED_MOVE_TO_FINISHED\`), which
+-- knows whether another copy of the job holds its lock (\`supplanted\`): the job leaves the session, drops its
+-- lease (\`dropLease\`) and hands on the next event (\`handOnNext\`), the two fields read and deleted at once.
+local function leave()
+  rcall('ZREM', pendingKey, member)
+  local nextId = head()
+  local parkField = nextId and ('park:' .. nextId) or 'lease'
+  local state = rcall('HMGET', stateKey, 'lease', parkField)
+  local fields = {}
+  if state[1] and string.sub(state[1], 1, #me + 1) == me .. ' ' then fields[#fields + 1] = 'lease' end
+  local parked = nextId and state[2]
+  if parked then fields[#fields + 1] = parkField end
+  if #fields > 0 then rcall('HDEL', stateKey, unpack(fields)) end
+  if parked then promote(nextId) end
+  return 1
+end
+
+local function release(token)
+  if supplanted(token) then return 0 end
+  return leave()
+end
+`
+
+/** The functions' state from the standalone scripts' KEYS and ARGV (see the top of this file). */
+const COMMON =
+  ORDERING_FUNCTIONS +
+  `
+pendingKey, stateKey = KEYS[1], KEYS[2]
+prefix, ttl, me, member = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
 `
 
 /**
@@ -110,26 +161,7 @@ end
  * (a replay, a receiver with ordering off) joins the pending set here.
  * Returns {'go', newest} | {'late', newest} | {'wait'}.
  */
-export const ACQUIRE =
-  COMMON +
-  `
-local score, token = ARGV[5], ARGV[6]
-if rcall('ZADD', pendingKey, 'NX', score, member) == 1 then rcall('PEXPIRE', pendingKey, ttl) end
-local state = rcall('HMGET', stateKey, 'lease', 'newest', 'late:' .. me)
-local holder = holderOf(state[1])
-if (holder and holder ~= me) or head() ~= me then
-  rcall('HSET', stateKey, 'park:' .. me, 1)
-  rcall('PEXPIRE', stateKey, ttl)
-  return {'wait'}
-end
-local newest = state[2]
-local late = state[3] or (newest and tonumber(score) < tonumber(newest))
-if not newest or tonumber(score) > tonumber(newest) then newest = score end
-rcall('HSET', stateKey, 'lease', me .. ' ' .. token, 'newest', newest)
-rcall('HDEL', stateKey, 'park:' .. me, 'late:' .. me)
-rcall('PEXPIRE', stateKey, ttl)
-if late then return {'late', newest} end
-return {'go', newest}`
+export const ACQUIRE = COMMON + `return acquire(ARGV[5], ARGV[6])`
 
 /**
  * Run after the job was moved to delayed: if its turn came meanwhile (the holder finished between ACQUIRE and
@@ -149,14 +181,7 @@ return 0`
  * The job's handler succeeded: it leaves the session, which hands on its next event. Both keys already expire
  * (the enqueue and ACQUIRE set their time-to-live); this only removes.
  */
-export const RELEASE =
-  COMMON +
-  `
-if supplanted(ARGV[5]) then return 0 end
-rcall('ZREM', pendingKey, member)
-dropLease()
-handOnNext()
-return 1`
+export const RELEASE = COMMON + `return release(ARGV[5])`
 
 /**
  * The job's last attempt failed: it leaves the session (a later replay of it is late), the session goes on,

@@ -1,0 +1,117 @@
+import type { Worker } from 'bullmq'
+import type { Logger } from '@pf/service-kit'
+import { BULLMQ_VERSION_PINNED } from '../enqueue/create-job-adder'
+import type { RedisConnection } from '../redis/create-redis-connection'
+import { FUSED_MOVE_TO_ACTIVE, FUSED_MOVE_TO_FINISHED } from './fused-ordering-scripts'
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const installedBullmq = (require('bullmq/package.json') as { version: string }).version
+
+/** The turn BullMQ's move to active took for a job (`FUSED_MOVE_TO_ACTIVE`'s fifth element). */
+export interface TakenTurn {
+  /** `go` or `late`: taken; `defer`: for the processor to take (ACQUIRE). */
+  turn: 'go' | 'late' | 'defer'
+  /** The session's newest timestamp handed on (ms), with `go` and `late`. */
+  newest: string
+  sessionKey: string
+  member: string
+}
+
+export interface TurnsInBullmq {
+  /** The turn taken for a job as it was fetched (asked once per fetch). */
+  takenFor(jobId: string): TakenTurn | undefined
+  /** The job's handler succeeded: its completion hands the session on. */
+  releaseOnCompletion(jobId: string, turn: TakenTurn): void
+}
+
+type Exec = (client: Record<string, unknown>, name: string, args: unknown[]) => Promise<unknown>
+type Scripted = Record<string, (...args: unknown[]) => Promise<unknown>>
+
+/** The position of moveToFinished's job id and moveToDelayed's fetchNext in their keys and arguments. */
+const FINISHED_JOB_ID = 14
+const FINISHED_ARGS = 14 + 9
+const DELAYED_FETCH_NEXT = 12 + 7
+
+/**
+ * Session ordering inside BullMQ's own fetch and completion, one script call per job as a bare worker makes:
+ * the worker's moveToActive and moveToFinished calls run `FUSED_MOVE_TO_ACTIVE` and `FUSED_MOVE_TO_FINISHED`
+ * (BullMQ's scripts with the turn taken and handed on around them) with BullMQ's own keys and arguments. Only
+ * with the BullMQ version the scripts' reading of them was checked against (the enqueue's pin), and when no
+ * write waits for replicas (those keep the processor's scripts, each followed by `WAIT`): else undefined, and
+ * the processor takes and hands on the turns itself. A retry's move to delayed fetches no next job (the next
+ * fetch takes its turn).
+ */
+export function takeTurnsInBullmq(
+  worker: Worker,
+  connection: RedisConnection,
+  options: { ttlMs: number; parkMs: number; waitReplicas: number; logger: Logger },
+): TurnsInBullmq | undefined {
+  const { ttlMs, parkMs, waitReplicas, logger } = options
+  if (waitReplicas > 0) return undefined
+  if (installedBullmq !== BULLMQ_VERSION_PINNED) {
+    logger.warn(
+      { installed: installedBullmq, pinned: BULLMQ_VERSION_PINNED },
+      'BullMQ is not the version the ordering scripts were checked against: taking sessions in turn per job',
+    )
+    return undefined
+  }
+  for (const [name, lua] of [
+    ['pfOrderedMoveToActive', FUSED_MOVE_TO_ACTIVE],
+    ['pfOrderedMoveToFinished', FUSED_MOVE_TO_FINISHED],
+  ] as const)
+    if (!(name in connection))
+      connection.defineCommand(name, { numberOfKeys: name.endsWith('Active') ? 11 : 14, lua })
+  const taken = new Map<string, TakenTurn>()
+  const releasing = new Map<string, TakenTurn>()
+  const noted = (result: unknown) => {
+    const turn = Array.isArray(result) ? (result[4] as string[] | undefined) : undefined
+    if (turn && Array.isArray(result)) {
+      const [kind, newest, sessionKey, member] = turn
+      taken.set(String(result[1]), {
+        turn: kind as TakenTurn['turn'],
+        newest,
+        sessionKey,
+        member,
+      } as TakenTurn)
+    }
+    return result
+  }
+  const scripts = (worker as unknown as { scripts: { execCommand: Exec } }).scripts
+  const execCommand = scripts.execCommand.bind(scripts)
+  scripts.execCommand = async (client, name, args) => {
+    const scripted = connection as unknown as Scripted
+    if (name === 'moveToActive') return noted(await scripted.pfOrderedMoveToActive!(...args, ttlMs, parkMs))
+    if (name === 'moveToFinished') {
+      const jobId = String(args[FINISHED_JOB_ID])
+      const turn = releasing.get(jobId)
+      releasing.delete(jobId)
+      const own = args.slice(0, FINISHED_ARGS).map((arg) => arg ?? '')
+      return noted(
+        await scripted.pfOrderedMoveToFinished!(
+          ...own,
+          turn?.sessionKey ?? '',
+          turn?.member ?? '',
+          ttlMs,
+          parkMs,
+        ),
+      )
+    }
+    if (name === 'moveToDelayed' && args[DELAYED_FETCH_NEXT] === 1) {
+      const own = [...args]
+      own[DELAYED_FETCH_NEXT] = 0
+      own[DELAYED_FETCH_NEXT + 1] = undefined
+      return execCommand(client, name, own)
+    }
+    return execCommand(client, name, args)
+  }
+  return {
+    takenFor(jobId) {
+      const turn = taken.get(jobId)
+      taken.delete(jobId)
+      return turn
+    },
+    releaseOnCompletion(jobId, turn) {
+      releasing.set(jobId, turn)
+    },
+  }
+}
