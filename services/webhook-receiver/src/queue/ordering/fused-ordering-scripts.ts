@@ -1,15 +1,6 @@
 import { ORDERING_FUNCTIONS } from './ordering-scripts'
 
 type BullmqScript = Record<string, { content: string }>
-// BullMQ's own scripts, as the installed version runs them (its includes inlined): wrapped below, never copied,
-// so they stay in step with the installed BullMQ; `takeTurnsInBullmq` uses them only with the pinned version,
-// whose return values and arguments the code around them reads.
-/* eslint-disable @typescript-eslint/no-require-imports */
-const MOVE_TO_ACTIVE = (require('bullmq/dist/cjs/scripts/moveToActive-11') as BullmqScript).moveToActive!
-const MOVE_TO_FINISHED = (require('bullmq/dist/cjs/scripts/moveToFinished-14') as BullmqScript)
-  .moveToFinished!
-const MOVE_TO_DELAYED = (require('bullmq/dist/cjs/scripts/moveToDelayed-12') as BullmqScript).moveToDelayed!
-/* eslint-enable @typescript-eslint/no-require-imports */
 
 /** A BullMQ script as a Lua function whose KEYS and ARGV are its arguments (they shadow the globals). */
 const asFunction = (name: string, script: { content: string }) =>
@@ -92,9 +83,9 @@ end
  * turn it is (`TAKE_TURNS`). ARGV[4]: the ordering state's time-to-live (ms); ARGV[5]: how long a parked job
  * waits in delayed (ms).
  */
-export const FUSED_MOVE_TO_ACTIVE = `${ORDERING_FUNCTIONS}
-${asFunction('bullmqMoveToActive', MOVE_TO_ACTIVE)}
-${asFunction('bullmqMoveToDelayed', MOVE_TO_DELAYED)}
+const fusedMoveToActive = (scripts: BullmqScripts) => `${ORDERING_FUNCTIONS}
+${asFunction('bullmqMoveToActive', scripts.moveToActive)}
+${asFunction('bullmqMoveToDelayed', scripts.moveToDelayed)}
 ${TAKE_TURNS}
 prefix, ttl = ARGV[1], ARGV[4]
 local activeArgv = {ARGV[1], ARGV[2], ARGV[3]}
@@ -108,10 +99,10 @@ return takeTurns(fetch(), cmsgpack.unpack(ARGV[3])['token'], ARGV[2], ARGV[5], f
  * otherwise), its next job handed on only in its session's turn (`TAKE_TURNS`). ARGV[12]: the state's
  * time-to-live (ms); ARGV[13]: how long a parked job waits in delayed (ms).
  */
-export const FUSED_MOVE_TO_FINISHED = `${ORDERING_FUNCTIONS}
-${asFunction('bullmqMoveToFinished', MOVE_TO_FINISHED)}
-${asFunction('bullmqMoveToActive', MOVE_TO_ACTIVE)}
-${asFunction('bullmqMoveToDelayed', MOVE_TO_DELAYED)}
+const fusedMoveToFinished = (scripts: BullmqScripts) => `${ORDERING_FUNCTIONS}
+${asFunction('bullmqMoveToFinished', scripts.moveToFinished)}
+${asFunction('bullmqMoveToActive', scripts.moveToActive)}
+${asFunction('bullmqMoveToDelayed', scripts.moveToDelayed)}
 ${TAKE_TURNS}
 prefix, ttl = ARGV[7], ARGV[12]
 local token = cmsgpack.unpack(ARGV[8])['token']
@@ -129,3 +120,22 @@ return takeTurns(finished, token, ARGV[2], ARGV[13], function()
   return bullmqMoveToActive(activeKeys, activeArgv)
 end)
 `
+
+type BullmqScripts = Record<'moveToActive' | 'moveToFinished' | 'moveToDelayed', { content: string }>
+
+/**
+ * The two fused scripts' Lua (`fusedMoveToActive`, `fusedMoveToFinished`), made of the installed BullMQ's own
+ * scripts (their includes inlined): wrapped, never copied, so they stay in step with the installed BullMQ. Read
+ * only when asked for, which `takeTurnsInBullmq` does with the pinned version alone: with another version, whose
+ * files may be named otherwise, the worker falls back to the per-job scripts instead of failing at start.
+ */
+export function fusedOrderingScripts(): { moveToActive: string; moveToFinished: string } {
+  /* eslint-disable @typescript-eslint/no-require-imports */
+  const scripts: BullmqScripts = {
+    moveToActive: (require('bullmq/dist/cjs/scripts/moveToActive-11') as BullmqScript).moveToActive!,
+    moveToFinished: (require('bullmq/dist/cjs/scripts/moveToFinished-14') as BullmqScript).moveToFinished!,
+    moveToDelayed: (require('bullmq/dist/cjs/scripts/moveToDelayed-12') as BullmqScript).moveToDelayed!,
+  }
+  /* eslint-enable @typescript-eslint/no-require-imports */
+  return { moveToActive: fusedMoveToActive(scripts), moveToFinished: fusedMoveToFinished(scripts) }
+}

@@ -2,12 +2,12 @@ import type { Worker } from 'bullmq'
 import type { Logger } from '@pf/service-kit'
 import { BULLMQ_VERSION_PINNED } from '../enqueue/create-job-adder'
 import type { RedisConnection } from '../redis/create-redis-connection'
-import { FUSED_MOVE_TO_ACTIVE, FUSED_MOVE_TO_FINISHED } from './fused-ordering-scripts'
+import { fusedOrderingScripts } from './fused-ordering-scripts'
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const installedBullmq = (require('bullmq/package.json') as { version: string }).version
 
-/** The turn BullMQ's move to active took for a job (`FUSED_MOVE_TO_ACTIVE`'s fifth element). */
+/** The turn BullMQ's move to active took for a job (`fusedMoveToActive`'s fifth element). */
 export interface TakenTurn {
   /** `go` or `late`: taken; `defer`: for the processor to take (ACQUIRE). */
   turn: 'go' | 'late' | 'defer'
@@ -34,7 +34,7 @@ const DELAYED_FETCH_NEXT = 12 + 7
 
 /**
  * Session ordering inside BullMQ's own fetch and completion, one script call per job as a bare worker makes:
- * the worker's moveToActive and moveToFinished calls run `FUSED_MOVE_TO_ACTIVE` and `FUSED_MOVE_TO_FINISHED`
+ * the worker's moveToActive and moveToFinished calls run `fusedMoveToActive` and `fusedMoveToFinished`
  * (BullMQ's scripts with the turn taken and handed on around them) with BullMQ's own keys and arguments. Only
  * with the BullMQ version the scripts' reading of them was checked against (the enqueue's pin), and when no
  * write waits for replicas (those keep the processor's scripts, each followed by `WAIT`): else undefined, and
@@ -55,12 +55,11 @@ export function takeTurnsInBullmq(
     )
     return undefined
   }
-  for (const [name, lua] of [
-    ['pfOrderedMoveToActive', FUSED_MOVE_TO_ACTIVE],
-    ['pfOrderedMoveToFinished', FUSED_MOVE_TO_FINISHED],
-  ] as const)
-    if (!(name in connection))
-      connection.defineCommand(name, { numberOfKeys: name.endsWith('Active') ? 11 : 14, lua })
+  if (!('pfOrderedMoveToActive' in connection)) {
+    const fused = fusedOrderingScripts()
+    connection.defineCommand('pfOrderedMoveToActive', { numberOfKeys: 11, lua: fused.moveToActive })
+    connection.defineCommand('pfOrderedMoveToFinished', { numberOfKeys: 14, lua: fused.moveToFinished })
+  }
   const taken = new Map<string, TakenTurn>()
   const releasing = new Map<string, TakenTurn>()
   const noted = (result: unknown) => {
