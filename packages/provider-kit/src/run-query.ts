@@ -121,8 +121,7 @@ async function searchAndDeliver(
   const mechanism = resolveDeliveryMechanism(envelope.delivery)
   for (let attempt = 1; ; attempt += 1) {
     stage.name = 'search'
-    const limit = AbortSignal.timeout(deps.deliveryTimeoutMs ?? DEFAULT_DELIVERY_TIMEOUT_MS)
-    const signal = cancel ? AbortSignal.any([limit, cancel]) : limit
+    const { signal, release } = querySignal(deps.deliveryTimeoutMs ?? DEFAULT_DELIVERY_TIMEOUT_MS, cancel)
     try {
       // Called in this turn of the event loop (inSpan runs it at once): see the search router.
       const outcome = await untilAborted(
@@ -164,8 +163,32 @@ async function searchAndDeliver(
         { queryId: envelope.queryId },
         'delivery cursor cancelled by the replica: retrying once',
       )
+    } finally {
+      release()
     }
   }
+}
+
+/**
+ * A query's signal: aborted once `limitMs` pass (a `TimeoutError`, as `AbortSignal.timeout` gives) or `cancel`
+ * aborts. `release` ends both as the query ends: `AbortSignal.timeout` and `AbortSignal.any` held every query's
+ * signals and timer for the whole-delivery limit (ten minutes by default), thousands of them in a busy minute.
+ */
+function querySignal(limitMs: number, cancel: AbortSignal | undefined) {
+  const controller = new AbortController()
+  const timer = setTimeout(
+    () => controller.abort(new DOMException('the delivery time-out passed', 'TimeoutError')),
+    limitMs,
+  )
+  timer.unref()
+  const onCancel = () => controller.abort(cancel?.reason)
+  if (cancel?.aborted) onCancel()
+  else cancel?.addEventListener('abort', onCancel, { once: true })
+  const release = () => {
+    clearTimeout(timer)
+    cancel?.removeEventListener('abort', onCancel)
+  }
+  return { signal: controller.signal, release }
 }
 
 /**
