@@ -53,11 +53,6 @@ local function supplanted(token)
   return lock and lock ~= token
 end
 
-local function dropLease()
-  local lease = rcall('HGET', stateKey, 'lease')
-  if lease and string.sub(lease, 1, #me + 1) == me .. ' ' then rcall('HDEL', stateKey, 'lease') end
-end
-
 -- The first pending event's job id. Events whose job is gone (removed, or completed) are dropped; one that
 -- failed without this worker's last-attempt path (stalled too often) is a dead letter: noted there, marked late.
 -- A job is finished when its hash has \`finishedOn\` (BullMQ clears it when it retries a failed job).
@@ -96,13 +91,8 @@ local function promote(id)
   rcall('HSET', prefix .. id, 'delay', 0)
 end
 
--- The next event of the session goes on, if it was parked waiting for its turn.
-local function handOnNext()
-  local nextId = head()
-  if nextId and rcall('HDEL', stateKey, 'park:' .. nextId) == 1 then promote(nextId) end
-end
 
--- ACQUIRE's body (below), also run inside BullMQ's move to active (\`FUSED_MOVE_TO_ACTIVE\`), which may know
+-- ACQUIRE's body (below), also run inside BullMQ's move to active (\`fusedMoveToActive\`), which may know
 -- the job is \`registered\` in the pending set already, or its first event (\`first\`).
 local function acquire(score, token, registered, first)
   if not registered and rcall('ZADD', pendingKey, 'NX', score, member) == 1 then rcall('PEXPIRE', pendingKey, ttl) end
@@ -123,9 +113,10 @@ local function acquire(score, token, registered, first)
   return {'go', newest}
 end
 
--- RELEASE's body (below), also run inside BullMQ's move to completed (\`FUSED_MOVE_TO_FINISHED\`), which
--- knows whether another copy of the job holds its lock (\`supplanted\`): the job leaves the session, drops its
--- lease (\`dropLease\`) and hands on the next event (\`handOnNext\`), the two fields read and deleted at once.
+-- RELEASE's body (below), also run inside BullMQ's move to completed (\`fusedMoveToFinished\`), which
+-- knows whether another copy of the job holds its lock (\`supplanted\`); DEAD's end too. The job leaves the
+-- session, drops its lease (if still its own) and hands on the next event if it was parked waiting for its turn,
+-- the two fields read and deleted at once.
 local function leave()
   rcall('ZREM', pendingKey, member)
   local nextId = head()
@@ -192,10 +183,9 @@ export const DEAD =
   `
 if supplanted(ARGV[5]) then return '' end
 rcall('ZREM', pendingKey, member)
-dropLease()
 rcall('HSET', stateKey, 'late:' .. me, 1)
 head()
 local note = wentOnWithout()
-handOnNext()
+leave()
 keep()
 return note`
