@@ -20,35 +20,32 @@ local MAX_PARKED = 20
 
 local function useSession(sessionKey, jobId, jobMember)
   pendingKey = prefix .. 'ordering:' .. sessionKey .. ':p'
-  stateKey = prefix .. 'ordering:' .. sessionKey .. ':s'
   me, member = jobId, jobMember
 end
 
--- The job's session id and webhookId (its dedup id), read without decoding the envelope; nil when they are not
--- plainly there. A guess until \`turnOf\` finds the job in that session's pending set, where only the receiver's
--- enqueue put it (under the session \`sessionOf\` read); else the processor decides.
+-- The job's session id and webhookId (its dedup id), read without decoding the envelope (nil when they are not
+-- plainly there), and whether it is marked late. A guess until \`acquire\` finds the job in that session's
+-- pending set, where only the receiver's enqueue put it (under the session \`sessionOf\` read); else the
+-- processor decides.
 local function sessionOfJob(hash)
-  local data, webhookId
+  local data, webhookId, late
   for i = 1, #hash, 2 do
     local field = hash[i]
-    if field == 'data' then data = hash[i + 1] elseif field == 'deid' then webhookId = hash[i + 1] end
+    if field == 'data' then data = hash[i + 1]
+    elseif field == 'deid' then webhookId = hash[i + 1]
+    elseif field == LATE then late = true end
   end
   if not data or not webhookId then return nil end
   local session = string.match(data, '"sessionId"%s*:%s*"([^"\\\\]*)"')
   if not session or session == '' or #session > 128 then return nil end
-  return session, webhookId
+  return session, webhookId, late
 end
 
-local function turnOf(jobId, hash, token)
-  local session, webhookId = sessionOfJob(hash)
+local function turnOf(jobId, hash)
+  local session, webhookId, late = sessionOfJob(hash)
   if not session then return {'defer'} end
   useSession(session, jobId, webhookId .. ' ' .. jobId)
-  -- Mostly the session's first pending event: then its score comes with it, in one call.
-  local first = rcall('ZRANGE', pendingKey, 0, 0, 'WITHSCORES')
-  local isFirst = first[1] == member
-  local score = isFirst and first[2] or rcall('ZSCORE', pendingKey, member)
-  if not score then return {'defer'} end
-  local turn = acquire(score, token, true, isFirst)
+  local turn = acquire(late)
   turn[3], turn[4] = session, member
   return turn
 end
@@ -66,7 +63,7 @@ local function takeTurns(result, token, timestamp, parkMs, fetch)
     if type(result) ~= 'table' or type(result[1]) ~= 'table' or not result[2] then return result end
     local jobId = result[2]
     local turn = {'defer'}
-    if parked < MAX_PARKED then turn = turnOf(jobId, result[1], token) end
+    if parked < MAX_PARKED then turn = turnOf(jobId, result[1]) end
     if turn[1] ~= 'wait' then
       result[5] = {turn[1], turn[2] or '', turn[3] or '', turn[4] or ''}
       return result
