@@ -12,7 +12,7 @@
  *   It keeps the turn through its retries, and through its worker's crash until BullMQ's stalled-job check hands
  *   it on: no other event of the session runs meanwhile.
  * - `!park <member>` (PARK): an event waiting in delayed for its turn, which the event before it promotes.
- * - `!newest` (NEWEST_OFFSET below its timestamp): the newest signed timestamp handed on.
+ * - `!newest -` (NEWEST_OFFSET below its timestamp): the newest signed timestamp handed on.
  * - `<webhookId> <jobId>` (the event's signed timestamp, ms): the events not yet handed on for good.
  * Timestamps (years 0000-9999) stay within ±2^49 ms, so the bands never meet and every score is an exact double.
  * A job that is late whatever its timestamp (a replayed dead letter) carries `pflate` in its own hash.
@@ -23,7 +23,9 @@ local rcall = redis.call
 -- the set's time-to-live, the job's place); the queue's keys are named from the prefix as BullMQ names them.
 local pendingKey, prefix, ttl, me, member
 
-local RUN, PARK, NEWEST = '-4503599627370496', '-2251799813685248', '!newest'
+-- \`!newest -\`: a worker of the earlier format (two keys per session), met during a rolling update, reads it as an
+-- event whose job is gone and drops it, where \`!newest\` alone would fail its script.
+local RUN, PARK, NEWEST = '-4503599627370496', '-2251799813685248', '!newest -'
 local NEWEST_OFFSET = 1125899906842624
 local EVENTS = '(-562949953421312'
 local LATE = 'pflate'
