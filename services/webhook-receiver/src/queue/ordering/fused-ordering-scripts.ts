@@ -23,42 +23,48 @@ local function useSession(sessionKey, jobId, jobMember)
   me, member = jobId, jobMember
 end
 
--- The job's session id and webhookId (its dedup id), read without decoding the envelope (nil when they are not
--- plainly there), and whether it is marked late. A guess until \`acquire\` finds the job in that session's
--- pending set, where only the receiver's enqueue put it (under the session \`sessionOf\` read); else the
--- processor decides.
+-- The job's session key part and webhookId (its dedup id), whether it is marked late, and its timestamp: as the
+-- receiver wrote them into its hash (\`pfs\`, \`pfts\`), or for a job enqueued without them, its session id read
+-- from its envelope without decoding it (nil when not plainly there), a guess until \`acquire\` finds the job in
+-- that session's pending set, where only the receiver's enqueue put it; else the processor decides.
 local function sessionOfJob(hash)
-  local data, webhookId, late
+  local data, webhookId, late, session, score
   for i = 1, #hash, 2 do
     local field = hash[i]
     if field == 'data' then data = hash[i + 1]
     elseif field == 'deid' then webhookId = hash[i + 1]
+    elseif field == 'pfs' then session = hash[i + 1]
+    elseif field == 'pfts' then score = hash[i + 1]
     elseif field == LATE then late = true end
   end
-  if not data or not webhookId then return nil end
-  local session = string.match(data, '"sessionId"%s*:%s*"([^"\\\\]*)"')
+  if not webhookId then return nil end
+  if session then return session, webhookId, late, score end
+  if not data then return nil end
+  session = string.match(data, '"sessionId"%s*:%s*"([^"\\\\]*)"')
   if not session or session == '' or #session > 128 then return nil end
   return session, webhookId, late
 end
 
 local function turnOf(jobId, hash)
-  local session, webhookId, late = sessionOfJob(hash)
+  local session, webhookId, late, score = sessionOfJob(hash)
   if not session then return {'defer'} end
   useSession(session, jobId, webhookId .. ' ' .. jobId)
-  local turn = acquire(late)
+  local turn = acquire(late, score)
   turn[3], turn[4] = session, member
   return turn
 end
 
--- BullMQ's moveToDelayed as \`job.moveToDelayed(now + parkMs, token)\` calls it (skipAttempt, no fetch).
-local function park(jobId, token, timestamp, parkMs)
+-- BullMQ's moveToDelayed as \`job.moveToDelayed(now + parkMs, token)\` calls it (skipAttempt, no fetch); the token
+-- is unpacked from the worker's options (\`packedOpts\`) only here, where it is needed.
+local function park(jobId, packedOpts, timestamp, parkMs)
+  local token = cmsgpack.unpack(packedOpts)['token']
   bullmqMoveToDelayed({prefix .. 'marker', prefix .. 'active', prefix .. 'prioritized', prefix .. 'delayed', prefix .. jobId,
     prefix .. 'events', prefix .. 'meta', prefix .. 'stalled', prefix .. 'wait', prefix .. 'limiter', prefix .. 'paused',
     prefix .. 'pc'},
     {prefix, timestamp, jobId, token, parkMs, '1', '', '0', ''})
 end
 
-local function takeTurns(result, token, timestamp, parkMs, fetch)
+local function takeTurns(result, packedOpts, timestamp, parkMs, fetch)
   for parked = 0, MAX_PARKED do
     if type(result) ~= 'table' or type(result[1]) ~= 'table' or not result[2] then return result end
     local jobId = result[2]
@@ -68,7 +74,7 @@ local function takeTurns(result, token, timestamp, parkMs, fetch)
       result[5] = {turn[1], turn[2] or '', turn[3] or '', turn[4] or ''}
       return result
     end
-    park(jobId, token, timestamp, parkMs)
+    park(jobId, packedOpts, timestamp, parkMs)
     result = fetch()
   end
   return result
@@ -85,9 +91,8 @@ ${asFunction('bullmqMoveToActive', scripts.moveToActive)}
 ${asFunction('bullmqMoveToDelayed', scripts.moveToDelayed)}
 ${TAKE_TURNS}
 prefix, ttl = ARGV[1], ARGV[4]
-local activeArgv = {ARGV[1], ARGV[2], ARGV[3]}
-local fetch = function() return bullmqMoveToActive(KEYS, activeArgv) end
-return takeTurns(fetch(), cmsgpack.unpack(ARGV[3])['token'], ARGV[2], ARGV[5], fetch)
+local fetch = function() return bullmqMoveToActive(KEYS, {ARGV[1], ARGV[2], ARGV[3]}) end
+return takeTurns(fetch(), ARGV[3], ARGV[2], ARGV[5], fetch)
 `
 
 /**
@@ -102,7 +107,6 @@ ${asFunction('bullmqMoveToActive', scripts.moveToActive)}
 ${asFunction('bullmqMoveToDelayed', scripts.moveToDelayed)}
 ${TAKE_TURNS}
 prefix, ttl = ARGV[7], ARGV[12]
-local token = cmsgpack.unpack(ARGV[8])['token']
 local finished = bullmqMoveToFinished(KEYS, ARGV)
 -- As RELEASE did before the completion, unless another copy of the job holds its lock (BullMQ's -6): with the
 -- lock gone or deleted by the completion, the job leaves its session, which goes on; before the turn of the
@@ -111,10 +115,9 @@ if ARGV[10] ~= '' and finished ~= -6 then
   useSession(ARGV[10], ARGV[1], ARGV[11])
   leave()
 end
-local activeKeys = {KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8], KEYS[9], KEYS[10], KEYS[14]}
-local activeArgv = {ARGV[7], ARGV[2], ARGV[8]}
-return takeTurns(finished, token, ARGV[2], ARGV[13], function()
-  return bullmqMoveToActive(activeKeys, activeArgv)
+return takeTurns(finished, ARGV[8], ARGV[2], ARGV[13], function()
+  return bullmqMoveToActive({KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8], KEYS[9], KEYS[10],
+    KEYS[14]}, {ARGV[7], ARGV[2], ARGV[8]})
 end)
 `
 

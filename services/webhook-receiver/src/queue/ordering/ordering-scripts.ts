@@ -7,15 +7,18 @@
  * the lock token (they do nothing once another copy of the job holds its lock).
  *
  * A session's whole state is its pending set, so that a job takes its turn, and hands it on, in two commands
- * each (the set is read once and written once). Its entries, by score:
+ * each (the set is read once and written once), none of whose replies is a score (formatting a double is a
+ * microsecond of Redis's time). Its entries, by score:
  * - `!run <member>` (RUN): the event whose turn it is, from its take until it leaves (completed, or dead-lettered).
  *   It keeps the turn through its retries, and through its worker's crash until BullMQ's stalled-job check hands
  *   it on: no other event of the session runs meanwhile.
  * - `!park <member>` (PARK): an event waiting in delayed for its turn, which the event before it promotes.
- * - `!newest -` (NEWEST_OFFSET below its timestamp): the newest signed timestamp handed on.
  * - `<webhookId> <jobId>` (the event's signed timestamp, ms): the events not yet handed on for good.
+ * - `!newest -` (the timestamp): the newest signed timestamp handed on, among the events (told apart by name).
  * Timestamps (years 0000-9999) stay within ±2^49 ms, so the bands never meet and every score is an exact double.
- * A job that is late whatever its timestamp (a replayed dead letter) carries `pflate` in its own hash.
+ * The receiver writes an event's session key part and timestamp into its job's hash (`pfs`, `pfts`), where
+ * BullMQ's fetch hands them to the fused scripts; a job that is late whatever its timestamp (a replayed dead
+ * letter) carries `pflate` there.
  */
 export const ORDERING_FUNCTIONS = `
 local rcall = redis.call
@@ -26,24 +29,30 @@ local pendingKey, prefix, ttl, me, member
 -- \`!newest -\`: a worker of the earlier format (two keys per session), met during a rolling update, reads it as an
 -- event whose job is gone and drops it, where \`!newest\` alone would fail its script.
 local RUN, PARK, NEWEST = '-4503599627370496', '-2251799813685248', '!newest -'
-local NEWEST_OFFSET = 1125899906842624
 local EVENTS = '(-562949953421312'
 local LATE = 'pflate'
 
 local function jobIdOf(entry) return string.match(entry, ' (%S+)$') end
 local function webhookIdOf(entry) return string.match(entry, '^(.*) %S+$') or entry end
-local function number(value) return string.format('%.17g', value) end
+
+-- The first events pending (up to \`count\`), \`!newest\` left out.
+local function firstEvents(count)
+  local events = {}
+  for _, entry in ipairs(rcall('ZRANGEBYSCORE', pendingKey, EVENTS, '+inf', 'LIMIT', 0, count + 1)) do
+    if entry ~= NEWEST and #events < count then events[#events + 1] = entry end
+  end
+  return events
+end
 
 -- What a dead letter says it left behind: the session's events still pending (the first ten, and how many more).
 local function wentOnWithout()
   local count = rcall('ZCOUNT', pendingKey, EVENTS, '+inf')
+  if rcall('ZSCORE', pendingKey, NEWEST) then count = count - 1 end
   if count == 0 then
     return ' [per-session ordering: its session goes on without it; no later event of the session was waiting]'
   end
   local ids = {}
-  for _, entry in ipairs(rcall('ZRANGEBYSCORE', pendingKey, EVENTS, '+inf', 'LIMIT', 0, 10)) do
-    ids[#ids + 1] = webhookIdOf(entry)
-  end
+  for _, entry in ipairs(firstEvents(10)) do ids[#ids + 1] = webhookIdOf(entry) end
   local more = ''
   if count > 10 then more = ' and ' .. (count - 10) .. ' more' end
   return ' [per-session ordering: its session goes on without it; events it held back, handed on now: '
@@ -79,7 +88,7 @@ local function turnHolder()
     local entry = rcall('ZRANGEBYSCORE', pendingKey, RUN, RUN, 'LIMIT', 0, 1)[1]
     if entry then entry = string.sub(entry, 6)
     else
-      entry = rcall('ZRANGEBYSCORE', pendingKey, EVENTS, '+inf', 'LIMIT', 0, 1)[1]
+      entry = firstEvents(1)[1]
       if not entry then return nil end
     end
     if entry == member or not dropIfGone(entry) then return entry end
@@ -103,50 +112,51 @@ local function promote(id)
   rcall('HSET', prefix .. id, 'delay', 0)
 end
 
--- The job takes the turn (one write: its \`!run\` entry, and \`!newest\` if it is newer), and learns whether it is late:
--- older than an event already handed on, or marked late. Returns {'go' | 'late', newest}.
-local function take(score, newest, late)
-  local timestamp = tonumber(score)
-  late = late or (newest ~= nil and timestamp < newest)
-  if newest == nil or timestamp > newest then
-    newest = timestamp
-    rcall('ZADD', pendingKey, RUN, '!run ' .. member, number(timestamp - NEWEST_OFFSET), NEWEST)
-  else
-    rcall('ZADD', pendingKey, RUN, '!run ' .. member)
-  end
-  if late then return {'late', number(newest)} end
-  return {'go', number(newest)}
+-- The job takes the turn (its \`!run\` entry, and \`!newest\` if it is newer) and learns whether it is late: older
+-- than an event already handed on, or marked late (\`late\`). Returns {'go' | 'late', newest}.
+local function take(score, late)
+  local newest = rcall('ZSCORE', pendingKey, NEWEST)
+  rcall('ZADD', pendingKey, 'GT', RUN, '!run ' .. member, score, NEWEST)
+  if not newest or tonumber(score) > tonumber(newest) then newest = score end
+  if late or tonumber(score) < tonumber(newest) then return {'late', newest} end
+  return {'go', newest}
 end
 
 -- ACQUIRE's body (below), also run inside BullMQ's move to active (\`fusedMoveToActive\`): the job takes the turn
--- if it is its own, else it is parked (its \`!park\` entry; the caller moves it to delayed). The set's first two
--- entries settle the usual case (nothing running or parked, and this job first after \`!newest\`); any other is
--- read in full. \`late\`: the job carries \`pflate\`. Returns {'go' | 'late', newest} | {'wait'} | {'defer'} (not
--- in the set: the processor's ACQUIRE registers it).
-local function acquire(late)
-  local firsts = rcall('ZRANGE', pendingKey, 0, 1, 'WITHSCORES')
-  if firsts[1] == member then return take(firsts[2], nil, late) end
-  if firsts[1] == NEWEST and firsts[3] == member then
-    return take(firsts[4], tonumber(firsts[2]) + NEWEST_OFFSET, late)
+-- if it is its own, else it is parked (its \`!park\` entry; the caller moves it to delayed). \`late\`: the job
+-- carries \`pflate\`; \`score\`: its timestamp, when its hash has it. The usual case is settled by the set's first two
+-- entries (this job first, \`!newest\` maybe before it: nothing running or parked) and one write, whose count of
+-- changed entries says whether the newest timestamp moved (it did not: the job is late, or a tie); any other
+-- is read in full. Returns {'go' | 'late', newest} | {'wait'} | {'defer'} (not in the set: the processor's
+-- ACQUIRE registers it).
+local function acquire(late, score)
+  if score then
+    local firsts = rcall('ZRANGE', pendingKey, 0, 1)
+    if firsts[1] == member or (firsts[1] == NEWEST and firsts[2] == member) then
+      if rcall('ZADD', pendingKey, 'GT', 'CH', RUN, '!run ' .. member, score, NEWEST) == 2 and not late then
+        return {'go', score}
+      end
+      local newest = rcall('ZSCORE', pendingKey, NEWEST)
+      if late or tonumber(score) < tonumber(newest) then return {'late', newest} end
+      return {'go', newest}
+    end
   end
-  local score = rcall('ZSCORE', pendingKey, member)
+  score = rcall('ZSCORE', pendingKey, member)
   if not score then return {'defer'} end
   if turnHolder() ~= member then
     rcall('ZADD', pendingKey, PARK, '!park ' .. member)
     return {'wait'}
   end
   rcall('ZREM', pendingKey, '!park ' .. member)
-  local newest = rcall('ZSCORE', pendingKey, NEWEST)
-  return take(score, newest and (tonumber(newest) + NEWEST_OFFSET) or nil, late)
+  return take(score, late)
 end
 
 -- RELEASE's body (below), also run inside BullMQ's move to completed (\`fusedMoveToFinished\`), which knows
--- whether another copy of the job holds its lock; DEAD's end too. The job leaves the session; if an event waits
--- parked (a \`!park\` entry comes first once it left), the one whose turn it now is goes back to wait.
+-- whether another copy of the job holds its lock; DEAD's end too. The job leaves the session; if events wait
+-- parked, the one whose turn it now is goes back to wait.
 local function leave()
   rcall('ZREM', pendingKey, member, '!run ' .. member, '!park ' .. member)
-  local first = rcall('ZRANGE', pendingKey, 0, 0, 'WITHSCORES')
-  if first[2] == nil or tonumber(first[2]) ~= tonumber(PARK) then return 1 end
+  if rcall('ZCOUNT', pendingKey, PARK, PARK) == 0 then return 1 end
   local holder = turnHolder()
   if holder and rcall('ZREM', pendingKey, '!park ' .. holder) == 1 then promote(jobIdOf(holder)) end
   return 1
