@@ -82,7 +82,10 @@ interface Drained {
   redisUs: number
 }
 
-async function drain(start: () => EventConsumer, counters: () => Promise<RedisCounters>): Promise<Drained> {
+async function drain(
+  start: () => Pick<EventConsumer, 'on' | 'close'>,
+  counters: () => Promise<RedisCounters>,
+): Promise<Drained> {
   const redisBefore = await counters()
   const cpuBefore = process.cpuUsage()
   const began = performance.now()

@@ -4,6 +4,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import selfsigned from 'selfsigned'
+import { keySlot } from '../src/queue/shards/key-slot'
 
 const problemsOf = (env: Record<string, string>) => {
   try {
@@ -280,5 +281,25 @@ describe('QUEUE_SHARDS and QUEUE_RESHARD_FROM (issue 38), read alike by the thre
       expect.stringMatching(/^QUEUE_SHARDS must be an integer >= 1 and <= 64/),
     ])
     expect(problemsOf({ ...secret, QUEUE_SHARDS: '0' })).toHaveLength(1)
+  })
+
+  // Redis Cluster hashes a key's FIRST `{…}` when it is not empty, else the whole key: in `x{}{pf}` the `{}`
+  // comes first, so each key of the queue (and each session's ordering keys) would get a slot of its own.
+  it('refuse a prefix whose first {…} is empty, with a Cluster or several shards, though a {pf} follows', () => {
+    const prefix = 'x{}{pf}'
+    expect(keySlot(`${prefix}:webhooks:wait`)).not.toBe(keySlot(`${prefix}:webhooks:ordering:s-1:p`))
+    expect(problemsOf({ ...secret, REDIS_CLUSTER_NODES: 'a:7000', WEBHOOK_QUEUE_PREFIX: prefix })).toEqual([
+      expect.stringMatching(
+        /^WEBHOOK_QUEUE_PREFIX must hold a hash tag such as \{pf\} with REDIS_CLUSTER_NODES/,
+      ),
+    ])
+    expect(problemsOf({ ...secret, QUEUE_SHARDS: '2', WEBHOOK_QUEUE_PREFIX: prefix })).toEqual([
+      expect.stringMatching(/^WEBHOOK_QUEUE_PREFIX must hold a hash tag such as \{pf\} with QUEUE_SHARDS/),
+    ])
+    // A tag anywhere in the prefix, as long as it is the first {…}, keeps every key in its slot.
+    expect(
+      problemsOf({ ...secret, REDIS_CLUSTER_NODES: 'a:7000', WEBHOOK_QUEUE_PREFIX: 'app:{pf}' }),
+    ).toEqual([])
+    expect(problemsOf({ ...secret, QUEUE_SHARDS: '2', WEBHOOK_QUEUE_PREFIX: 'app:{pf}' })).toEqual([])
   })
 })

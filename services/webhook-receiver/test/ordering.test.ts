@@ -1,5 +1,5 @@
 import type { EventConsumer } from '../src/queue'
-import { randomUUID } from 'node:crypto'
+import { createHash, randomUUID } from 'node:crypto'
 import { appendFileSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -167,6 +167,22 @@ describe('WEBHOOK_ORDERING=session: a session’s events one at a time, in signe
       { second: at(20), late: false },
       { second: at(10), late: { newestTimestamp: at(20) } },
       { second: at(30), late: false },
+    ])
+  })
+
+  it('keeps sessions apart whatever their ids: past 128 bytes (hashed), or reading like a hashed one', async () => {
+    const long = 'L'.repeat(200)
+    const lookalike = `sha256:${createHash('sha256').update(long).digest('hex')}`
+    const seen: { session: string; late: HandlerContext['late'] }[] = []
+    startWorker(async (purchase, { late }) => void seen.push({ session: purchase.data.sessionId, late }))
+    await send(event(long, 20))
+    await waitFor(() => seen.length === 1)
+    // Another session, signed earlier: late only if it shared the long session's state.
+    await send(event(lookalike, 10))
+    await waitFor(() => seen.length === 2)
+    expect(seen).toEqual([
+      { session: long, late: false },
+      { session: lookalike, late: false },
     ])
   })
 

@@ -3,6 +3,7 @@ import {
   DEFAULT_QUEUE_PREFIX,
   MAX_QUEUE_SHARDS,
   ORDERING_MODES,
+  prefixHashTag,
   type OrderingMode,
   type RedisTarget,
 } from '../queue'
@@ -27,8 +28,10 @@ export interface QueueConfig {
 export function readQueueSettings(env: EnvReader): QueueConfig {
   const queuePrefix = env.string('WEBHOOK_QUEUE_PREFIX', DEFAULT_QUEUE_PREFIX)
   const redis = readRedisTarget(env)
-  // Redis Cluster: BullMQ's scripts touch many keys of a queue at once, which must share one hash slot.
-  if (redis.kind === 'cluster' && !/\{[^}]+\}/.test(queuePrefix))
+  // Redis Cluster: BullMQ's scripts touch many keys of a queue at once, which must share one hash slot. Redis
+  // hashes a key's first {…} only (an empty one: the whole key), so a {pf} after a {} would not do.
+  const hasHashTag = prefixHashTag(queuePrefix) !== undefined
+  if (redis.kind === 'cluster' && !hasHashTag)
     env.problem(
       `WEBHOOK_QUEUE_PREFIX must hold a hash tag such as {pf} with REDIS_CLUSTER_NODES (got "${queuePrefix}")`,
     )
@@ -37,7 +40,7 @@ export function readQueueSettings(env: EnvReader): QueueConfig {
     ? env.int('QUEUE_RESHARD_FROM', { default: 1, min: 1, max: MAX_QUEUE_SHARDS })
     : undefined
   // Each shard's queue gets its own hash tag, made from the prefix's.
-  if (Math.max(shards, reshardFrom ?? 1) > 1 && !/\{[^}]+\}/.test(queuePrefix))
+  if (Math.max(shards, reshardFrom ?? 1) > 1 && !hasHashTag)
     env.problem(
       `WEBHOOK_QUEUE_PREFIX must hold a hash tag such as {pf} with QUEUE_SHARDS or QUEUE_RESHARD_FROM above 1 (got "${queuePrefix}")`,
     )

@@ -6,13 +6,13 @@ export interface WorkerAppInput {
   config: { ops?: OpsSettings }
   deps: {
     registry: Registry
-    /** Resolves when Redis answers. */
+    /** Resolves when Redis answers and the queues are consumed. */
     ready: () => Promise<unknown>
     logger: Logger
   }
 }
 
-/** The worker's ops app: `/health`, `/ready` (Redis answers) and `/metrics`; it serves no other route. */
+/** The worker's ops app: `/health`, `/ready` (`ready` resolves) and `/metrics`; it serves no other route. */
 export function createApp({ config, deps: { registry, ready, logger } }: WorkerAppInput): Express {
   const app = express()
   app.use(createOpsRouter({ registry, ready, logger, ops: config.ops }))

@@ -8,9 +8,10 @@ import { createApp } from './create-app'
 import { createWebhookWorker } from './create-webhook-worker'
 
 /**
- * The worker as `serve` runs it: `app` serves its ops endpoints (`/health`, `/ready`: Redis answers,
- * `/metrics`); `start()` checks the queue layout Redis records against `QUEUE_SHARDS` (a mismatch fails the
- * start), then takes jobs from every shard; `close()` waits for the jobs in progress, then disconnects from Redis.
+ * The worker as `serve` runs it: `app` serves its ops endpoints (`/health`, `/ready`: Redis answers and no
+ * shard's consumer has stopped for good, `/metrics`); `start()` checks the queue layout Redis records against
+ * `QUEUE_SHARDS` (a mismatch fails the start), then takes jobs from every shard; `close()` waits for the jobs in
+ * progress, then disconnects from Redis.
  */
 export interface WebhookWorkerService extends RunnableService {
   app: Express
@@ -25,7 +26,12 @@ export function createWorker(
   const registry = createMetricsRegistry('pf_worker')
   const metrics = createWorkerMetrics(registry)
   let worker: EventConsumer | undefined
-  const ready = async () => void (await connection.ping())
+  const ready = async () => {
+    // A stopped consumer takes nothing more while Redis still answers: not ready (logged at error when it stopped).
+    const stopped = worker?.stopped()
+    if (stopped) throw new Error(`the worker stopped taking jobs: ${stopped.message}`)
+    await connection.ping()
+  }
   return {
     app: createApp({ config, deps: { registry, ready, logger } }),
     registry,

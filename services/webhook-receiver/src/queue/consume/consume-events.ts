@@ -76,6 +76,12 @@ export interface EventConsumer {
   on(event: 'error', listener: (error: Error) => void): unknown
   /** One event processed (counted by the benchmark). */
   on(event: 'completed', listener: () => void): unknown
+  /**
+   * Why it stopped taking jobs for good, undefined while it takes them (with shards: any shard's). BullMQ's
+   * fetch loop does not start again by itself once it has ended (an INFO the Redis user may not run, say):
+   * only a restart takes jobs again, so the worker's readiness fails on it.
+   */
+  stopped(): Error | undefined
 }
 
 /**
@@ -97,6 +103,9 @@ export function consumeEvents(options: EventConsumerOptions): EventConsumer {
     on(event: 'error' | 'completed', listener: (error: Error) => void) {
       for (const worker of workers) worker.on(event as 'error', listener)
       return this
+    },
+    stopped() {
+      return workers.find((worker) => worker.stopped())?.stopped()
     },
   }
 }
@@ -169,7 +178,19 @@ function consumeQueue({
           logger,
         })
       : undefined
-  worker.run().catch((error: unknown) => worker.emit('error', error as Error))
+  let stoppedBy: Error | undefined
+  let closing = false
+  // run() settles only when its fetch loop has ended: a rejection leaves the worker taking nothing, for good.
+  worker.run().catch((error: unknown) => {
+    if (closing) return
+    stoppedBy = error instanceof Error ? error : new Error(String(error))
+    // The error's own fields only: a Redis reply error carries the command's arguments, which may be job data.
+    const { name: type, message, stack } = stoppedBy
+    logger.error(
+      { err: { type, message, stack }, queuePrefix: prefix },
+      'worker stopped taking jobs from its queue for good: /ready fails until the process is restarted',
+    )
+  })
   async function handleJob(job: Job, event: unknown, carrier: QueuedEvent['traceContext'], late: Lateness) {
     try {
       await process({
@@ -200,5 +221,15 @@ function consumeQueue({
     onFailed({ name: job.name, jobId: job.id, webhookId, attempt: job.attemptsMade, dead }, error)
   })
   worker.on('error', (error) => logger.warn({ err: error }, 'worker connection error (reconnecting)'))
-  return worker
+  return {
+    async close() {
+      closing = true
+      await worker.close()
+    },
+    on(event: 'error' | 'completed', listener: (error: Error) => void) {
+      worker.on(event as 'error', listener)
+      return this
+    },
+    stopped: () => stoppedBy,
+  }
 }

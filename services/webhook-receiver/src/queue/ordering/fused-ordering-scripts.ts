@@ -12,8 +12,9 @@ const asFunction = (name: string, script: { content: string }) =>
  * processor did with `job.moveToDelayed` (its attempts untouched), and the next job is fetched in its place. The
  * result gets a fifth element that BullMQ ignores: {turn, newest, sessionKey, member}, the turn being `go` or
  * `late` (taken here) or `defer` (the processor reads the event and takes the turn itself, with ACQUIRE: an
- * event without a session, or whose session id is escaped in its JSON or longer than 128 bytes (its key part
- * is then a hash), or that the receiver did not register; a fetch after too many parked jobs).
+ * event the receiver did not register, or without a session; one enqueued without its place in its hash whose
+ * session id is escaped in its JSON, longer than 128 bytes or starting with `sha256:` (its key part is then a
+ * hash, `sessionOf`); a fetch after too many parked jobs).
  */
 const TAKE_TURNS = `
 local MAX_PARKED = 20
@@ -41,7 +42,7 @@ local function sessionOfJob(hash)
   if session then return session, webhookId, late, score end
   if not data then return nil end
   session = string.match(data, '"sessionId"%s*:%s*"([^"\\\\]*)"')
-  if not session or session == '' or #session > 128 then return nil end
+  if not session or session == '' or #session > 128 or string.sub(session, 1, 7) == 'sha256:' then return nil end
   return session, webhookId, late
 end
 

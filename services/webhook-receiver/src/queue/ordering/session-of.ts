@@ -3,6 +3,11 @@ import { parseDateTime } from '@pf/schemas'
 
 /** Longest session id used as is in a Redis key; a longer one is hashed (the platform sets no bound). */
 const MAX_KEY_SESSION_ID = 128
+/**
+ * What a hashed session id's key part starts with. An id that starts so is hashed too: used as is, it could be
+ * the key part of a long id it names the hash of, and the two sessions would share one order (and lateness).
+ */
+const HASHED = 'sha256:'
 
 /** Where an event stands in its session: the session's key part and the event's place (signed timestamp, ms). */
 export interface EventPlace {
@@ -36,8 +41,8 @@ export function sessionOf(event: unknown, jobId: string): EventPlace | undefined
   const score = parseDateTime(envelope.timestamp)
   if (score === undefined) return undefined
   const sessionKey =
-    sessionId.length <= MAX_KEY_SESSION_ID
+    sessionId.length <= MAX_KEY_SESSION_ID && !sessionId.startsWith(HASHED)
       ? sessionId
-      : `sha256:${createHash('sha256').update(sessionId).digest('hex')}`
+      : `${HASHED}${createHash('sha256').update(sessionId).digest('hex')}`
   return { sessionId, webhookId, jobId, sessionKey, score, member: `${webhookId} ${jobId}` }
 }

@@ -3,7 +3,10 @@ import { CLUSTER_SLOTS, keySlot } from './key-slot'
 /** The most queues `QUEUE_SHARDS` may ask for. */
 export const MAX_QUEUE_SHARDS = 64
 
-/** The hash tag of a queue prefix (`{pf}` in `{pf}`), with where it stands; undefined when it has none. */
+/**
+ * The hash tag of a queue prefix (`{pf}` in `{pf}`), with where it stands; undefined when it has none: as Redis
+ * Cluster reads a key, its first `{` and the first `}` after it, with something between (`x{}{pf}` has none).
+ */
 export function prefixHashTag(prefix: string): { start: number; end: number; tag: string } | undefined {
   const open = prefix.indexOf('{')
   const close = open === -1 ? -1 : prefix.indexOf('}', open + 1)
