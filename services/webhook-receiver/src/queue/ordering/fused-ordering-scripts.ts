@@ -1,4 +1,5 @@
-import { ORDERING_FUNCTIONS } from './ordering-scripts'
+import { LEAVE_FAST, ORDERING_FUNCTIONS, TAKE_TURN_FAST } from './ordering-scripts'
+import { PENDING_SUFFIX } from './session-keys'
 
 type BullmqScript = Record<string, { content: string }>
 
@@ -19,63 +20,46 @@ const asFunction = (name: string, script: { content: string }) =>
 const TAKE_TURNS = `
 local MAX_PARKED = 20
 
-local function useSession(sessionKey, jobId, jobMember)
-  pendingKey = prefix .. 'ordering:' .. sessionKey .. ':p'
-  me, member = jobId, jobMember
-end
-
--- The job's session key part and webhookId (its dedup id), whether it is marked late, and its timestamp: as the
--- receiver wrote them into its hash (\`pfs\`, \`pfts\`), or for a job enqueued without them, its session id read
--- from its envelope without decoding it (nil when not plainly there), a guess until \`acquire\` finds the job in
--- that session's pending set, where only the receiver's enqueue put it; else the processor decides.
-local function sessionOfJob(hash)
-  local data, webhookId, late, session, score
-  for i = 1, #hash, 2 do
-    local field = hash[i]
-    if field == 'data' then data = hash[i + 1]
-    elseif field == 'deid' then webhookId = hash[i + 1]
-    elseif field == 'pfs' then session = hash[i + 1]
-    elseif field == 'pfts' then score = hash[i + 1]
-    elseif field == LATE then late = true end
-  end
-  if not webhookId then return nil end
-  if session then return session, webhookId, late, score end
-  if not data then return nil end
-  session = string.match(data, '"sessionId"%s*:%s*"([^"\\\\]*)"')
-  if not session or session == '' or #session > 128 or string.sub(session, 1, 7) == 'sha256:' then return nil end
-  return session, webhookId, late
-end
-
-local function turnOf(jobId, hash)
-  local session, webhookId, late, score = sessionOfJob(hash)
-  if not session then return {'defer'} end
-  useSession(session, jobId, webhookId .. ' ' .. jobId)
-  local turn = acquire(late, score)
-  turn[3], turn[4] = session, member
-  return turn
-end
-
--- BullMQ's moveToDelayed as \`job.moveToDelayed(now + parkMs, token)\` calls it (skipAttempt, no fetch); the token
--- is unpacked from the worker's options (\`packedOpts\`) only here, where it is needed.
-local function park(jobId, packedOpts, timestamp, parkMs)
-  local token = cmsgpack.unpack(packedOpts)['token']
-  bullmqMoveToDelayed({prefix .. 'marker', prefix .. 'active', prefix .. 'prioritized', prefix .. 'delayed', prefix .. jobId,
-    prefix .. 'events', prefix .. 'meta', prefix .. 'stalled', prefix .. 'wait', prefix .. 'limiter', prefix .. 'paused',
-    prefix .. 'pc'},
-    {prefix, timestamp, jobId, token, parkMs, '1', '', '0', ''})
-end
-
+-- One function (a closure costs as much as a command): per job fetched, its session key part, webhookId (its
+-- dedup id), timestamp and lateness from its hash as the receiver wrote them (\`pfs\`, \`pfts\`, \`pflate\`), or for
+-- a job enqueued without them, its session id read from its envelope without decoding it (nil when not plainly
+-- there), a guess until \`acquire\` finds the job in that session's pending set, where only the receiver's
+-- enqueue put it; else the processor decides. A job whose turn it is not is parked as
+-- \`job.moveToDelayed(now + parkMs, token)\` calls BullMQ's moveToDelayed (skipAttempt, no fetch), the token
+-- unpacked from the worker's options (\`packedOpts\`) only then, and the next one fetched.
 local function takeTurns(result, packedOpts, timestamp, parkMs, fetch)
   for parked = 0, MAX_PARKED do
     if type(result) ~= 'table' or type(result[1]) ~= 'table' or not result[2] then return result end
-    local jobId = result[2]
+    local jobId, hash = result[2], result[1]
+    local data, webhookId, late, session, score
+    for i = 1, #hash, 2 do
+      local field = hash[i]
+      if field == 'data' then data = hash[i + 1]
+      elseif field == 'deid' then webhookId = hash[i + 1]
+      elseif field == 'pfs' then session = hash[i + 1]
+      elseif field == 'pfts' then score = hash[i + 1]
+      elseif field == LATE then late = true end
+    end
+    if not session and data then
+      session = string.match(data, '"sessionId"%s*:%s*"([^"\\\\]*)"')
+      if session and (session == '' or #session > 128 or string.sub(session, 1, 7) == 'sha256:') then session = nil end
+    end
     local turn = {'defer'}
-    if parked < MAX_PARKED then turn = turnOf(jobId, result[1]) end
+    if session and webhookId and parked < MAX_PARKED then
+      pendingKey = prefix .. 'ordering:' .. session .. '${PENDING_SUFFIX}'
+      me, member = jobId, webhookId .. ' ' .. jobId
+      turn = nil
+${TAKE_TURN_FAST}
+      if not turn then turn = ordering().acquire(late) end
+    end
     if turn[1] ~= 'wait' then
-      result[5] = {turn[1], turn[2] or '', turn[3] or '', turn[4] or ''}
+      result[5] = {turn[1], turn[2] or '', session or '', member or ''}
       return result
     end
-    park(jobId, packedOpts, timestamp, parkMs)
+    bullmqMoveToDelayed({prefix .. 'marker', prefix .. 'active', prefix .. 'prioritized', prefix .. 'delayed',
+      prefix .. jobId, prefix .. 'events', prefix .. 'meta', prefix .. 'stalled', prefix .. 'wait', prefix .. 'limiter',
+      prefix .. 'paused', prefix .. 'pc'},
+      {prefix, timestamp, jobId, cmsgpack.unpack(packedOpts)['token'], parkMs, '1', '', '0', ''})
     result = fetch()
   end
   return result
@@ -113,8 +97,9 @@ local finished = bullmqMoveToFinished(KEYS, ARGV)
 -- lock gone or deleted by the completion, the job leaves its session, which goes on; before the turn of the
 -- job the completion fetched, which may be the session's next event.
 if ARGV[10] ~= '' and finished ~= -6 then
-  useSession(ARGV[10], ARGV[1], ARGV[11])
-  leave()
+  pendingKey = prefix .. 'ordering:' .. ARGV[10] .. '${PENDING_SUFFIX}'
+  me, member = ARGV[1], ARGV[11]
+${LEAVE_FAST}
 end
 return takeTurns(finished, ARGV[8], ARGV[2], ARGV[13], function()
   return bullmqMoveToActive({KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8], KEYS[9], KEYS[10],

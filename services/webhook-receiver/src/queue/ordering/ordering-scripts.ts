@@ -20,6 +20,31 @@
  * BullMQ's fetch hands them to the fused scripts; a job that is late whatever its timestamp (a replayed dead
  * letter) carries `pflate` there.
  */
+/**
+ * The usual take, written out where it runs (no closure made): the job is first in its session's pending set
+ * (\`!newest\` maybe before it: nothing running or parked), and its timestamp (\`score\`) is known: one unscored
+ * read and one write, whose count of changed entries says whether the newest timestamp moved (it did not: the
+ * job is late, or a tie). In scope: \`late\`, \`score\` (nil: unknown), \`turn\`, set to {'go' | 'late', newest}
+ * when settled here.
+ */
+export const TAKE_TURN_FAST = `
+  if score then
+    local firsts = rcall('ZRANGE', pendingKey, 0, 1)
+    if firsts[1] == member or (firsts[1] == NEWEST and firsts[2] == member) then
+      if rcall('ZADD', pendingKey, 'GT', 'CH', RUN, '!run ' .. member, score, NEWEST) == 2 and not late then
+        turn = {'go', score}
+      else
+        local newest = rcall('ZSCORE', pendingKey, NEWEST)
+        if late or tonumber(score) < tonumber(newest) then turn = {'late', newest} else turn = {'go', newest} end
+      end
+    end
+  end`
+
+/** The hand-on, written out where it runs: the job leaves its session; only a parked event needs more. */
+export const LEAVE_FAST = `
+  rcall('ZREM', pendingKey, member, '!run ' .. member, '!park ' .. member)
+  if rcall('ZCOUNT', pendingKey, PARK, PARK) > 0 then ordering().handOn() end`
+
 export const ORDERING_FUNCTIONS = `
 local rcall = redis.call
 -- Set by each script before it calls the functions below (the session's pending set, the queue's key prefix,
@@ -32,139 +57,142 @@ local RUN, PARK, NEWEST = '-4503599627370496', '-2251799813685248', '!newest -'
 local EVENTS = '(-562949953421312'
 local LATE = 'pflate'
 
-local function jobIdOf(entry) return string.match(entry, ' (%S+)$') end
-local function webhookIdOf(entry) return string.match(entry, '^(.*) %S+$') or entry end
+-- The functions, made on a script's first need of them: each closure made costs a script call about as much as
+-- a command does, and the usual take and hand-on (\`TAKE_TURN_FAST\`, \`LEAVE_FAST\`, written out where they run)
+-- need none.
+local made
+local function ordering()
+  if made then return made end
+  local function jobIdOf(entry) return string.match(entry, ' (%S+)$') end
+  local function webhookIdOf(entry) return string.match(entry, '^(.*) %S+$') or entry end
 
--- The first events pending (up to \`count\`), \`!newest\` left out.
-local function firstEvents(count)
-  local events = {}
-  for _, entry in ipairs(rcall('ZRANGEBYSCORE', pendingKey, EVENTS, '+inf', 'LIMIT', 0, count + 1)) do
-    if entry ~= NEWEST and #events < count then events[#events + 1] = entry end
-  end
-  return events
-end
-
--- What a dead letter says it left behind: the session's events still pending (the first ten, and how many more).
-local function wentOnWithout()
-  local count = rcall('ZCOUNT', pendingKey, EVENTS, '+inf')
-  if rcall('ZSCORE', pendingKey, NEWEST) then count = count - 1 end
-  if count == 0 then
-    return ' [per-session ordering: its session goes on without it; no later event of the session was waiting]'
-  end
-  local ids = {}
-  for _, entry in ipairs(firstEvents(10)) do ids[#ids + 1] = webhookIdOf(entry) end
-  local more = ''
-  if count > 10 then more = ' and ' .. (count - 10) .. ' more' end
-  return ' [per-session ordering: its session goes on without it; events it held back, handed on now: '
-    .. table.concat(ids, ', ') .. more .. ']'
-end
-
--- A re-delivered copy of this job (its lock lapsed, the stalled check handed it on) holds the lock under another
--- token: that copy runs the event now and leaves the session when it ends, not this stale one.
-local function supplanted(token)
-  local lock = rcall('GET', prefix .. me .. ':lock')
-  return lock and lock ~= token
-end
-
--- Whether an event's job will not run again (removed, completed, or failed without this worker's DEAD: stalled
--- too often); if so it leaves the session, and a failed one is a dead letter: noted there, marked late.
--- A job is finished when its hash has \`finishedOn\` (BullMQ clears it when it retries a failed job).
-local function dropIfGone(entry)
-  local id = jobIdOf(entry)
-  local jobKey = prefix .. id
-  local job = rcall('HMGET', jobKey, 'name', 'finishedOn')
-  if job[1] and not job[2] then return false end
-  rcall('ZREM', pendingKey, entry, '!run ' .. entry, '!park ' .. entry)
-  if job[1] and rcall('ZSCORE', prefix .. 'failed', id) then
-    rcall('HSET', jobKey, LATE, 1, 'failedReason', (rcall('HGET', jobKey, 'failedReason') or '') .. wentOnWithout())
-  end
-  return true
-end
-
--- The event whose turn it is (its member): the running one, else the first pending one, once events whose job
--- will not run again are dropped; nil when none is left.
-local function turnHolder()
-  for _ = 1, 100 do
-    local entry = rcall('ZRANGEBYSCORE', pendingKey, RUN, RUN, 'LIMIT', 0, 1)[1]
-    if entry then entry = string.sub(entry, 6)
-    else
-      entry = firstEvents(1)[1]
-      if not entry then return nil end
+  -- The first events pending (up to \`count\`), \`!newest\` left out.
+  local function firstEvents(count)
+    local events = {}
+    for _, entry in ipairs(rcall('ZRANGEBYSCORE', pendingKey, EVENTS, '+inf', 'LIMIT', 0, count + 1)) do
+      if entry ~= NEWEST and #events < count then events[#events + 1] = entry end
     end
-    if entry == member or not dropIfGone(entry) then return entry end
+    return events
   end
-  return nil
-end
 
--- BullMQ's promote (commands/promote-9.lua) for a job of priority 0, at the head of wait: it has waited its turn.
-local function promote(id)
-  if rcall('ZREM', prefix .. 'delayed', id) == 0 then return end
-  local attributes = rcall('HMGET', prefix .. 'meta', 'paused', 'concurrency')
-  local target, pausedOrMaxed = prefix .. 'wait', false
-  if attributes[1] then
-    target, pausedOrMaxed = prefix .. 'paused', true
-  elseif attributes[2] then
-    pausedOrMaxed = rcall('LLEN', prefix .. 'active') >= tonumber(attributes[2])
+  -- What a dead letter says it left behind: the session's events still pending (the first ten, and how many more).
+  local function wentOnWithout()
+    local count = rcall('ZCOUNT', pendingKey, EVENTS, '+inf')
+    if rcall('ZSCORE', pendingKey, NEWEST) then count = count - 1 end
+    if count == 0 then
+      return ' [per-session ordering: its session goes on without it; no later event of the session was waiting]'
+    end
+    local ids = {}
+    for _, entry in ipairs(firstEvents(10)) do ids[#ids + 1] = webhookIdOf(entry) end
+    local more = ''
+    if count > 10 then more = ' and ' .. (count - 10) .. ' more' end
+    return ' [per-session ordering: its session goes on without it; events it held back, handed on now: '
+      .. table.concat(ids, ', ') .. more .. ']'
   end
-  rcall('RPUSH', target, id)
-  if not pausedOrMaxed then rcall('ZADD', prefix .. 'marker', 0, '0') end
-  rcall('XADD', prefix .. 'events', '*', 'event', 'waiting', 'jobId', id, 'prev', 'delayed')
-  rcall('HSET', prefix .. id, 'delay', 0)
-end
 
--- The job takes the turn (its \`!run\` entry, and \`!newest\` if it is newer) and learns whether it is late: older
--- than an event already handed on, or marked late (\`late\`). Returns {'go' | 'late', newest}.
-local function take(score, late)
-  local newest = rcall('ZSCORE', pendingKey, NEWEST)
-  rcall('ZADD', pendingKey, 'GT', RUN, '!run ' .. member, score, NEWEST)
-  if not newest or tonumber(score) > tonumber(newest) then newest = score end
-  if late or tonumber(score) < tonumber(newest) then return {'late', newest} end
-  return {'go', newest}
-end
+  -- A re-delivered copy of this job (its lock lapsed, the stalled check handed it on) holds the lock under another
+  -- token: that copy runs the event now and leaves the session when it ends, not this stale one.
+  local function supplanted(token)
+    local lock = rcall('GET', prefix .. me .. ':lock')
+    return lock and lock ~= token
+  end
 
--- ACQUIRE's body (below), also run inside BullMQ's move to active (\`fusedMoveToActive\`): the job takes the turn
--- if it is its own, else it is parked (its \`!park\` entry; the caller moves it to delayed). \`late\`: the job
--- carries \`pflate\`; \`score\`: its timestamp, when its hash has it. The usual case is settled by the set's first two
--- entries (this job first, \`!newest\` maybe before it: nothing running or parked) and one write, whose count of
--- changed entries says whether the newest timestamp moved (it did not: the job is late, or a tie); any other
--- is read in full. Returns {'go' | 'late', newest} | {'wait'} | {'defer'} (not in the set: the processor's
--- ACQUIRE registers it).
-local function acquire(late, score)
-  if score then
-    local firsts = rcall('ZRANGE', pendingKey, 0, 1)
-    if firsts[1] == member or (firsts[1] == NEWEST and firsts[2] == member) then
-      if rcall('ZADD', pendingKey, 'GT', 'CH', RUN, '!run ' .. member, score, NEWEST) == 2 and not late then
-        return {'go', score}
+  -- Whether an event's job will not run again (removed, completed, or failed without this worker's DEAD: stalled
+  -- too often); if so it leaves the session, and a failed one is a dead letter: noted there, marked late.
+  -- A job is finished when its hash has \`finishedOn\` (BullMQ clears it when it retries a failed job).
+  local function dropIfGone(entry)
+    local id = jobIdOf(entry)
+    local jobKey = prefix .. id
+    local job = rcall('HMGET', jobKey, 'name', 'finishedOn')
+    if job[1] and not job[2] then return false end
+    rcall('ZREM', pendingKey, entry, '!run ' .. entry, '!park ' .. entry)
+    if job[1] and rcall('ZSCORE', prefix .. 'failed', id) then
+      rcall('HSET', jobKey, LATE, 1, 'failedReason', (rcall('HGET', jobKey, 'failedReason') or '') .. wentOnWithout())
+    end
+    return true
+  end
+
+  -- The event whose turn it is (its member): the running one, else the first pending one, once events whose job
+  -- will not run again are dropped; nil when none is left.
+  local function turnHolder()
+    for _ = 1, 100 do
+      local entry = rcall('ZRANGEBYSCORE', pendingKey, RUN, RUN, 'LIMIT', 0, 1)[1]
+      if entry then entry = string.sub(entry, 6)
+      else
+        entry = firstEvents(1)[1]
+        if not entry then return nil end
       end
-      local newest = rcall('ZSCORE', pendingKey, NEWEST)
-      if late or tonumber(score) < tonumber(newest) then return {'late', newest} end
-      return {'go', newest}
+      if entry == member or not dropIfGone(entry) then return entry end
     end
+    return nil
   end
-  score = rcall('ZSCORE', pendingKey, member)
-  if not score then return {'defer'} end
-  if turnHolder() ~= member then
-    rcall('ZADD', pendingKey, PARK, '!park ' .. member)
-    return {'wait'}
+
+  -- BullMQ's promote (commands/promote-9.lua) for a job of priority 0, at the head of wait: it has waited its turn.
+  local function promote(id)
+    if rcall('ZREM', prefix .. 'delayed', id) == 0 then return end
+    local attributes = rcall('HMGET', prefix .. 'meta', 'paused', 'concurrency')
+    local target, pausedOrMaxed = prefix .. 'wait', false
+    if attributes[1] then
+      target, pausedOrMaxed = prefix .. 'paused', true
+    elseif attributes[2] then
+      pausedOrMaxed = rcall('LLEN', prefix .. 'active') >= tonumber(attributes[2])
+    end
+    rcall('RPUSH', target, id)
+    if not pausedOrMaxed then rcall('ZADD', prefix .. 'marker', 0, '0') end
+    rcall('XADD', prefix .. 'events', '*', 'event', 'waiting', 'jobId', id, 'prev', 'delayed')
+    rcall('HSET', prefix .. id, 'delay', 0)
   end
-  rcall('ZREM', pendingKey, '!park ' .. member)
-  return take(score, late)
-end
 
--- RELEASE's body (below), also run inside BullMQ's move to completed (\`fusedMoveToFinished\`), which knows
--- whether another copy of the job holds its lock; DEAD's end too. The job leaves the session; if events wait
--- parked, the one whose turn it now is goes back to wait.
-local function leave()
-  rcall('ZREM', pendingKey, member, '!run ' .. member, '!park ' .. member)
-  if rcall('ZCOUNT', pendingKey, PARK, PARK) == 0 then return 1 end
-  local holder = turnHolder()
-  if holder and rcall('ZREM', pendingKey, '!park ' .. holder) == 1 then promote(jobIdOf(holder)) end
-  return 1
-end
+  -- An event waits parked: the one whose turn it now is goes back to wait.
+  local function handOn()
+    local holder = turnHolder()
+    if holder and rcall('ZREM', pendingKey, '!park ' .. holder) == 1 then promote(jobIdOf(holder)) end
+  end
 
-local function release(token)
-  if supplanted(token) then return 0 end
-  return leave()
+  -- The job takes the turn (its \`!run\` entry, and \`!newest\` if it is newer) and learns whether it is late: older
+  -- than an event already handed on, or marked late (\`late\`). Returns {'go' | 'late', newest}.
+  local function take(score, late)
+    local newest = rcall('ZSCORE', pendingKey, NEWEST)
+    rcall('ZADD', pendingKey, 'GT', RUN, '!run ' .. member, score, NEWEST)
+    if not newest or tonumber(score) > tonumber(newest) then newest = score end
+    if late or tonumber(score) < tonumber(newest) then return {'late', newest} end
+    return {'go', newest}
+  end
+
+  -- ACQUIRE's body (below), also BullMQ's move to active's (\`fusedMoveToActive\`) past \`TAKE_TURN_FAST\`: the job
+  -- takes the turn if it is its own, else it is parked (its \`!park\` entry; the caller moves it to delayed).
+  -- \`late\`: the job carries \`pflate\`; \`score\`: its timestamp, when its hash has it. Returns {'go' | 'late',
+  -- newest} | {'wait'} | {'defer'} (not in the set: the processor's ACQUIRE registers it).
+  local function acquire(late, score)
+    local turn
+  ${TAKE_TURN_FAST}
+    if turn then return turn end
+    score = rcall('ZSCORE', pendingKey, member)
+    if not score then return {'defer'} end
+    if turnHolder() ~= member then
+      rcall('ZADD', pendingKey, PARK, '!park ' .. member)
+      return {'wait'}
+    end
+    rcall('ZREM', pendingKey, '!park ' .. member)
+    return take(score, late)
+  end
+
+  -- RELEASE's body (below), also run inside BullMQ's move to completed (\`fusedMoveToFinished\`), which knows
+  -- whether another copy of the job holds its lock; DEAD's end too. The job leaves the session; if events wait
+  -- parked, the one whose turn it now is goes back to wait.
+  local function leave()
+  ${LEAVE_FAST}
+    return 1
+  end
+
+  local function release(token)
+    if supplanted(token) then return 0 end
+    return leave()
+  end
+
+  made = { acquire = acquire, leave = leave, release = release, supplanted = supplanted, turnHolder = turnHolder,
+    wentOnWithout = wentOnWithout, handOn = handOn, promote = promote }
+  return made
 end
 `
 
@@ -186,7 +214,7 @@ export const ACQUIRE =
   COMMON +
   `
 if rcall('ZADD', pendingKey, 'NX', ARGV[5], member) == 1 then rcall('PEXPIRE', pendingKey, ttl) end
-return acquire(rcall('HGET', prefix .. me, LATE) ~= false)`
+return ordering().acquire(rcall('HGET', prefix .. me, LATE) ~= false)`
 
 /**
  * Run after the job was moved to delayed: if its turn came meanwhile (the holder finished between ACQUIRE and
@@ -195,14 +223,15 @@ return acquire(rcall('HGET', prefix .. me, LATE) ~= false)`
 export const PARKED =
   COMMON +
   `
-if turnHolder() == member and rcall('ZREM', pendingKey, '!park ' .. member) == 1 then
-  promote(me)
+local o = ordering()
+if o.turnHolder() == member and rcall('ZREM', pendingKey, '!park ' .. member) == 1 then
+  o.promote(me)
   return 1
 end
 return 0`
 
 /** The job's handler succeeded: it leaves the session, which hands on its next event. */
-export const RELEASE = COMMON + `return release(ARGV[5])`
+export const RELEASE = COMMON + `return ordering().release(ARGV[5])`
 
 /**
  * The job's last attempt failed: it leaves the session (marked late, for its replay), the session goes on, and
@@ -211,11 +240,12 @@ export const RELEASE = COMMON + `return release(ARGV[5])`
 export const DEAD =
   COMMON +
   `
-if supplanted(ARGV[5]) then return '' end
+local o = ordering()
+if o.supplanted(ARGV[5]) then return '' end
 rcall('ZREM', pendingKey, member, '!run ' .. member, '!park ' .. member)
 rcall('HSET', prefix .. me, LATE, 1)
-turnHolder()
-local note = wentOnWithout()
-leave()
+o.turnHolder()
+local note = o.wentOnWithout()
+o.leave()
 rcall('PEXPIRE', pendingKey, ttl)
 return note`
