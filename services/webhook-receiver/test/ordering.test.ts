@@ -292,23 +292,20 @@ describe('WEBHOOK_ORDERING=session: a session’s events one at a time, in signe
       })
     })
     const redisClient = workers[0]!.connection
-    const keys = `${prefix}:webhooks:ordering:s-stale`
-    await waitFor(
-      async () => (await redisClient.hget(`${keys}:s`, 'lease')) !== null,
-      10_000,
-      'first event running',
-    )
-    const jobId = (await redisClient.zrange(`${keys}:p`, 0, 0))[0]!.split(' ')[1]!
-    // What a stalled-job re-delivery and ACQUIRE on another worker leave: the lock and lease under a new token.
+    const pending = `${prefix}:webhooks:ordering:s-stale:p`
+    // The turn holder's entry comes first in its session's pending set: `!run <webhookId> <jobId>`.
+    const holder = async () => (await redisClient.zrange(pending, 0, 0))[0]
+    await waitFor(async () => (await holder())?.startsWith('!run ') === true, 10_000, 'first event running')
+    const jobId = (await holder())!.split(' ')[2]!
+    // What a stalled-job re-delivery to another worker leaves: the job's lock under a new token.
     await redisClient.set(`${prefix}:webhooks:${jobId}:lock`, 'token-of-the-new-holder')
-    await redisClient.hset(`${keys}:s`, 'lease', `${jobId} token-of-the-new-holder`)
     letFirstEnd()
     await firstEnded
-    // The stale worker's release is sent on this connection before this ping: once it answers, it has run.
+    // The stale worker's completion is sent on this connection before this ping: once it answers, it has run.
     await new Promise((resolve) => setImmediate(resolve))
     await redisClient.ping()
-    expect(await redisClient.hget(`${keys}:s`, 'lease')).toBe(`${jobId} token-of-the-new-holder`)
-    expect((await redisClient.zrange(`${keys}:p`, 0, 0))[0]).toBe(`${first.webhookId} ${jobId}`)
+    expect(await holder()).toBe(`!run ${first.webhookId} ${jobId}`)
+    expect(await redisClient.zscore(pending, `${first.webhookId} ${jobId}`)).not.toBeNull()
     expect(secondRuns).toBe(0)
   })
 

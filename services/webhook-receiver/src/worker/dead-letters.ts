@@ -91,7 +91,7 @@ const parse = (json: string): unknown => {
 export async function replayDeadLetters(
   queues: WebhookQueue | WebhookQueue[],
   id?: string,
-  options: { ordering?: OrderingMode; dedupTtlSeconds?: number } = {},
+  options: { ordering?: OrderingMode } = {},
 ): Promise<{ replayed: DeadLetter[]; stillInvalid: StillInvalid[] }> {
   const replayed: DeadLetter[] = []
   const stillInvalid: StillInvalid[] = []
@@ -107,10 +107,7 @@ export async function replayDeadLetters(
 async function replayQueue(
   queue: WebhookQueue,
   id: string | undefined,
-  {
-    ordering = 'off',
-    dedupTtlSeconds = 7 * 24 * 60 * 60,
-  }: { ordering?: OrderingMode; dedupTtlSeconds?: number },
+  { ordering = 'off' }: { ordering?: OrderingMode },
 ): Promise<{ replayed: DeadLetter[]; stillInvalid: StillInvalid[] }> {
   const replayed: DeadLetter[] = []
   const stillInvalid: StillInvalid[] = []
@@ -121,7 +118,7 @@ async function replayQueue(
     const checked = validateWebhookEvent(job.data)
     if (!checked.ok) stillInvalid.push({ ...letter, errors: checked.error })
     else {
-      if (ordering === 'session') await markRetryLate(queue, job.data, letter.jobId, dedupTtlSeconds * 1000)
+      if (ordering === 'session') await markRetryLate(queue, job.data, letter.jobId)
       await job.retry()
       replayed.push(letter)
     }
@@ -136,12 +133,7 @@ async function replayQueue(
     const checked = validateWebhookEvent(data)
     if (!checked.ok) stillInvalid.push({ ...letter, errors: checked.error })
     else {
-      await releaseQuarantined(
-        queue,
-        event,
-        data as object,
-        ordering === 'session' ? { ttlMs: dedupTtlSeconds * 1000 } : undefined,
-      )
+      await releaseQuarantined(queue, event, data as object, ordering === 'session')
       replayed.push(letter)
     }
   }

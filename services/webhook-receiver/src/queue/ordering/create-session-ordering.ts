@@ -58,7 +58,7 @@ const COMMANDS = {
 /**
  * Per-session ordering over BullMQ (whose open edition has no groups): the receiver registers each event in its
  * session's pending set, atomically with the enqueue; here a job runs only as its session's first pending event
- * and lease holder (`ACQUIRE`), else it waits in delayed until the event before it finishes and promotes it
+ * or its turn holder already (`ACQUIRE`), else it waits in delayed until the event before it finishes and promotes it
  * (`RELEASE`), or dead-letters (`DEAD`, which notes on the dead letter what went on without it). A failing event
  * keeps its place, so its session waits through its retries. Every write waits for the replicas the enqueue
  * waits for.
@@ -67,7 +67,7 @@ export function createSessionOrdering(options: SessionOrderingOptions): InTurn {
   const { connection, queueKeyPrefix, ttlMs, parkMs, waitReplicas, waitTimeoutMs, logger } = options
   const redis = connection as Scripted
   for (const [name, lua] of Object.entries(COMMANDS))
-    if (!(name in connection)) connection.defineCommand(name, { numberOfKeys: 11, lua })
+    if (!(name in connection)) connection.defineCommand(name, { numberOfKeys: 10, lua })
 
   const run = async (
     command: keyof typeof COMMANDS,
@@ -79,7 +79,6 @@ export function createSessionOrdering(options: SessionOrderingOptions): InTurn {
     const q = options.queueKeys()
     const args = [
       keys.pending,
-      keys.state,
       q.delayed,
       q.wait,
       q.paused,
@@ -123,7 +122,7 @@ export function createSessionOrdering(options: SessionOrderingOptions): InTurn {
         })
         if (error instanceof Error) error.message += String(note)
       }
-      // Retried: the event keeps its place, and its session waits for it (its lock, and so the lease, is gone).
+      // Retried: the event keeps its place and its turn, and its session waits for it.
       throw error
     }
   }

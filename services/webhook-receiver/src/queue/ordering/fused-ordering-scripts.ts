@@ -1,4 +1,5 @@
-import { ORDERING_FUNCTIONS } from './ordering-scripts'
+import { LEAVE_FAST, ORDERING_FUNCTIONS, TAKE_TURN_FAST } from './ordering-scripts'
+import { PENDING_SUFFIX } from './session-keys'
 
 type BullmqScript = Record<string, { content: string }>
 
@@ -12,67 +13,53 @@ const asFunction = (name: string, script: { content: string }) =>
  * processor did with `job.moveToDelayed` (its attempts untouched), and the next job is fetched in its place. The
  * result gets a fifth element that BullMQ ignores: {turn, newest, sessionKey, member}, the turn being `go` or
  * `late` (taken here) or `defer` (the processor reads the event and takes the turn itself, with ACQUIRE: an
- * event without a session, or whose session id is escaped in its JSON, longer than 128 bytes or starting with
- * `sha256:` (its key part is then a hash, `sessionOf`), or that the receiver did not register; a fetch after too
- * many parked jobs).
+ * event the receiver did not register, or without a session; one enqueued without its place in its hash whose
+ * session id is escaped in its JSON, longer than 128 bytes or starting with `sha256:` (its key part is then a
+ * hash, `sessionOf`); a fetch after too many parked jobs).
  */
 const TAKE_TURNS = `
 local MAX_PARKED = 20
 
-local function useSession(sessionKey, jobId, jobMember)
-  pendingKey = prefix .. 'ordering:' .. sessionKey .. ':p'
-  stateKey = prefix .. 'ordering:' .. sessionKey .. ':s'
-  me, member = jobId, jobMember
-end
-
--- The job's session id and webhookId (its dedup id), read without decoding the envelope; nil when they are not
--- plainly there. A guess until \`turnOf\` finds the job in that session's pending set, where only the receiver's
--- enqueue put it (under the session \`sessionOf\` read); else the processor decides.
-local function sessionOfJob(hash)
-  local data, webhookId
-  for i = 1, #hash, 2 do
-    local field = hash[i]
-    if field == 'data' then data = hash[i + 1] elseif field == 'deid' then webhookId = hash[i + 1] end
-  end
-  if not data or not webhookId then return nil end
-  local session = string.match(data, '"sessionId"%s*:%s*"([^"\\\\]*)"')
-  if not session or session == '' or #session > 128 or string.sub(session, 1, 7) == 'sha256:' then return nil end
-  return session, webhookId
-end
-
-local function turnOf(jobId, hash, token)
-  local session, webhookId = sessionOfJob(hash)
-  if not session then return {'defer'} end
-  useSession(session, jobId, webhookId .. ' ' .. jobId)
-  -- Mostly the session's first pending event: then its score comes with it, in one call.
-  local first = rcall('ZRANGE', pendingKey, 0, 0, 'WITHSCORES')
-  local isFirst = first[1] == member
-  local score = isFirst and first[2] or rcall('ZSCORE', pendingKey, member)
-  if not score then return {'defer'} end
-  local turn = acquire(score, token, true, isFirst)
-  turn[3], turn[4] = session, member
-  return turn
-end
-
--- BullMQ's moveToDelayed as \`job.moveToDelayed(now + parkMs, token)\` calls it (skipAttempt, no fetch).
-local function park(jobId, token, timestamp, parkMs)
-  bullmqMoveToDelayed({prefix .. 'marker', prefix .. 'active', prefix .. 'prioritized', prefix .. 'delayed', prefix .. jobId,
-    prefix .. 'events', prefix .. 'meta', prefix .. 'stalled', prefix .. 'wait', prefix .. 'limiter', prefix .. 'paused',
-    prefix .. 'pc'},
-    {prefix, timestamp, jobId, token, parkMs, '1', '', '0', ''})
-end
-
-local function takeTurns(result, token, timestamp, parkMs, fetch)
+-- One function (a closure costs as much as a command): per job fetched, its session key part, webhookId (its
+-- dedup id), timestamp and lateness from its hash as the receiver wrote them (\`pfs\`, \`pfts\`, \`pflate\`), or for
+-- a job enqueued without them, its session id read from its envelope without decoding it (nil when not plainly
+-- there), a guess until \`acquire\` finds the job in that session's pending set, where only the receiver's
+-- enqueue put it; else the processor decides. A job whose turn it is not is parked as
+-- \`job.moveToDelayed(now + parkMs, token)\` calls BullMQ's moveToDelayed (skipAttempt, no fetch), the token
+-- unpacked from the worker's options (\`packedOpts\`) only then, and the next one fetched.
+local function takeTurns(result, packedOpts, timestamp, parkMs, fetch)
   for parked = 0, MAX_PARKED do
     if type(result) ~= 'table' or type(result[1]) ~= 'table' or not result[2] then return result end
-    local jobId = result[2]
+    local jobId, hash = result[2], result[1]
+    local data, webhookId, late, session, score
+    for i = 1, #hash, 2 do
+      local field = hash[i]
+      if field == 'data' then data = hash[i + 1]
+      elseif field == 'deid' then webhookId = hash[i + 1]
+      elseif field == 'pfs' then session = hash[i + 1]
+      elseif field == 'pfts' then score = hash[i + 1]
+      elseif field == LATE then late = true end
+    end
+    if not session and data then
+      session = string.match(data, '"sessionId"%s*:%s*"([^"\\\\]*)"')
+      if session and (session == '' or #session > 128 or string.sub(session, 1, 7) == 'sha256:') then session = nil end
+    end
     local turn = {'defer'}
-    if parked < MAX_PARKED then turn = turnOf(jobId, result[1], token) end
+    if session and webhookId and parked < MAX_PARKED then
+      pendingKey = prefix .. 'ordering:' .. session .. '${PENDING_SUFFIX}'
+      me, member = jobId, webhookId .. ' ' .. jobId
+      turn = nil
+${TAKE_TURN_FAST}
+      if not turn then turn = ordering().acquire(late) end
+    end
     if turn[1] ~= 'wait' then
-      result[5] = {turn[1], turn[2] or '', turn[3] or '', turn[4] or ''}
+      result[5] = {turn[1], turn[2] or '', session or '', member or ''}
       return result
     end
-    park(jobId, token, timestamp, parkMs)
+    bullmqMoveToDelayed({prefix .. 'marker', prefix .. 'active', prefix .. 'prioritized', prefix .. 'delayed',
+      prefix .. jobId, prefix .. 'events', prefix .. 'meta', prefix .. 'stalled', prefix .. 'wait', prefix .. 'limiter',
+      prefix .. 'paused', prefix .. 'pc'},
+      {prefix, timestamp, jobId, cmsgpack.unpack(packedOpts)['token'], parkMs, '1', '', '0', ''})
     result = fetch()
   end
   return result
@@ -89,9 +76,8 @@ ${asFunction('bullmqMoveToActive', scripts.moveToActive)}
 ${asFunction('bullmqMoveToDelayed', scripts.moveToDelayed)}
 ${TAKE_TURNS}
 prefix, ttl = ARGV[1], ARGV[4]
-local activeArgv = {ARGV[1], ARGV[2], ARGV[3]}
-local fetch = function() return bullmqMoveToActive(KEYS, activeArgv) end
-return takeTurns(fetch(), cmsgpack.unpack(ARGV[3])['token'], ARGV[2], ARGV[5], fetch)
+local fetch = function() return bullmqMoveToActive(KEYS, {ARGV[1], ARGV[2], ARGV[3]}) end
+return takeTurns(fetch(), ARGV[3], ARGV[2], ARGV[5], fetch)
 `
 
 /**
@@ -106,19 +92,18 @@ ${asFunction('bullmqMoveToActive', scripts.moveToActive)}
 ${asFunction('bullmqMoveToDelayed', scripts.moveToDelayed)}
 ${TAKE_TURNS}
 prefix, ttl = ARGV[7], ARGV[12]
-local token = cmsgpack.unpack(ARGV[8])['token']
 local finished = bullmqMoveToFinished(KEYS, ARGV)
 -- As RELEASE did before the completion, unless another copy of the job holds its lock (BullMQ's -6): with the
 -- lock gone or deleted by the completion, the job leaves its session, which goes on; before the turn of the
 -- job the completion fetched, which may be the session's next event.
 if ARGV[10] ~= '' and finished ~= -6 then
-  useSession(ARGV[10], ARGV[1], ARGV[11])
-  leave()
+  pendingKey = prefix .. 'ordering:' .. ARGV[10] .. '${PENDING_SUFFIX}'
+  me, member = ARGV[1], ARGV[11]
+${LEAVE_FAST}
 end
-local activeKeys = {KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8], KEYS[9], KEYS[10], KEYS[14]}
-local activeArgv = {ARGV[7], ARGV[2], ARGV[8]}
-return takeTurns(finished, token, ARGV[2], ARGV[13], function()
-  return bullmqMoveToActive(activeKeys, activeArgv)
+return takeTurns(finished, ARGV[8], ARGV[2], ARGV[13], function()
+  return bullmqMoveToActive({KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8], KEYS[9], KEYS[10],
+    KEYS[14]}, {ARGV[7], ARGV[2], ARGV[8]})
 end)
 `
 

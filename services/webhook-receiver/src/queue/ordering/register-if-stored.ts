@@ -6,12 +6,14 @@ import type { EventPlace } from './session-of'
 
 const COMMAND = 'pfRegisterIfStored'
 
-// KEYS[1] the dedup marker, KEYS[2] the session's pending set; ARGV: the marker a job stored now leaves, the
-// score, the member, the ttl. Only when the job was stored now (its marker holds it), never for a duplicate.
+// KEYS[1] the dedup marker, KEYS[2] the session's pending set, KEYS[3] the job; ARGV: the marker a job stored now
+// leaves, the score, the member, the ttl, the session's key part. Only when the job was stored now (its marker
+// holds it), never for a duplicate. The job's hash gets its place, as in the batched enqueue.
 const REGISTER_IF_STORED = `
 if redis.call("GET", KEYS[1]) == ARGV[1] then
   redis.call("ZADD", KEYS[2], ARGV[2], ARGV[3])
   redis.call("PEXPIRE", KEYS[2], ARGV[4])
+  redis.call("HSET", KEYS[3], "pfs", ARGV[5], "pfts", ARGV[2])
 end
 return 1`
 
@@ -25,16 +27,18 @@ export function registerIfStored(
   place: EventPlace,
   ttlMs: number,
 ): (multi: IRedisTransaction) => void {
-  if (!(COMMAND in client)) client.defineCommand(COMMAND, { numberOfKeys: 2, lua: REGISTER_IF_STORED })
+  if (!(COMMAND in client)) client.defineCommand(COMMAND, { numberOfKeys: 3, lua: REGISTER_IF_STORED })
   const marker = `${queue.keys.de}:${place.webhookId}`
   const { pending } = sessionKeys(`${queue.keys['']}`, place.sessionKey)
   return (multi) =>
     multi.runCommand(COMMAND, [
       marker,
       pending,
+      `${queue.keys['']}${place.jobId}`,
       `${MARKER_OF_JOB}${place.jobId}`,
       place.score,
       place.member,
       ttlMs,
+      place.sessionKey,
     ])
 }

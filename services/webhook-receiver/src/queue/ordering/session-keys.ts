@@ -1,15 +1,15 @@
-/** The two keys of a session's ordering state, under the queue's prefix (its hash slot). */
+/** The key of a session's ordering state: its pending set, under the queue's prefix (its hash slot). */
 export interface SessionKeys {
-  /** Sorted set: the session's events not yet handed on for good, scored by signed timestamp. */
+  /**
+   * Sorted set: the session's events not yet handed on for good, scored by signed timestamp, with its turn
+   * holder, parked events and newest timestamp (`ORDERING_FUNCTIONS` says how).
+   */
   pending: string
-  /** Hash: `lease` (`<jobId> <lock token>`), `newest` (ms), `park:<jobId>`, `late:<jobId>`. */
-  state: string
 }
 
-/** Where the enqueue script builds the same names: `<queueKeyPrefix>ordering:<sessionKey>:p` and `:s`. */
+/** Where the enqueue script builds the same name: `<queueKeyPrefix>ordering:<sessionKey>:p`. */
 export const PENDING_SUFFIX = ':p'
 
 export function sessionKeys(queueKeyPrefix: string, sessionKey: string): SessionKeys {
-  const base = `${queueKeyPrefix}ordering:${sessionKey}`
-  return { pending: `${base}${PENDING_SUFFIX}`, state: `${base}:s` }
+  return { pending: `${queueKeyPrefix}ordering:${sessionKey}${PENDING_SUFFIX}` }
 }

@@ -60,6 +60,8 @@ export function takeTurnsInBullmq(
     connection.defineCommand('pfOrderedMoveToActive', { numberOfKeys: 11, lua: fused.moveToActive })
     connection.defineCommand('pfOrderedMoveToFinished', { numberOfKeys: 14, lua: fused.moveToFinished })
   }
+  // Written once: ioredis would turn the numbers into strings on every call.
+  const [ttl, park] = [String(ttlMs), String(parkMs)]
   const taken = new Map<string, TakenTurn>()
   const releasing = new Map<string, TakenTurn>()
   const noted = (result: unknown) => {
@@ -79,21 +81,20 @@ export function takeTurnsInBullmq(
   const execCommand = scripts.execCommand.bind(scripts)
   scripts.execCommand = async (client, name, args) => {
     const scripted = connection as unknown as Scripted
-    if (name === 'moveToActive') return noted(await scripted.pfOrderedMoveToActive!(...args, ttlMs, parkMs))
+    // One array each, which ioredis flattens as it does BullMQ's own.
+    if (name === 'moveToActive') return noted(await scripted.pfOrderedMoveToActive!(args, ttl, park))
     if (name === 'moveToFinished') {
       const jobId = String(args[FINISHED_JOB_ID])
       const turn = releasing.get(jobId)
-      releasing.delete(jobId)
-      const own = args.slice(0, FINISHED_ARGS).map((arg) => arg ?? '')
-      return noted(
-        await scripted.pfOrderedMoveToFinished!(
-          ...own,
-          turn?.sessionKey ?? '',
-          turn?.member ?? '',
-          ttlMs,
-          parkMs,
-        ),
-      )
+      if (turn) releasing.delete(jobId)
+      // BullMQ's own arguments at their places (an absent one empty), then the turn's.
+      const own: unknown[] = new Array(FINISHED_ARGS + 4)
+      for (let i = 0; i < FINISHED_ARGS; i += 1) own[i] = args[i] ?? ''
+      own[FINISHED_ARGS] = turn?.sessionKey ?? ''
+      own[FINISHED_ARGS + 1] = turn?.member ?? ''
+      own[FINISHED_ARGS + 2] = ttl
+      own[FINISHED_ARGS + 3] = park
+      return noted(await scripted.pfOrderedMoveToFinished!(own))
     }
     if (name === 'moveToDelayed' && args[DELAYED_FETCH_NEXT] === 1) {
       const own = [...args]

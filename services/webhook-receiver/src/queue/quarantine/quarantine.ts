@@ -205,24 +205,24 @@ export async function readQuarantined(
  * Hands a quarantined event to the worker: a job of its kind with the quarantine's id as job id (a second
  * release of the same event is BullMQ's duplicate, not a second job), added in one MULTI with the entry's
  * removal. No dedup option: the event's marker is already there, and stays. The job carries the active trace
- * context (the replay's span). With `ordering` (`WEBHOOK_ORDERING=session`), the job is also marked a replay in
- * its session's state, so the worker hands it on as late.
+ * context (the replay's span). With `markLate` (`WEBHOOK_ORDERING=session`), the job is also marked a replay, so
+ * the worker hands it on as late.
  */
 export async function releaseQuarantined(
   handle: WebhookQueue,
   event: QuarantineSummary,
   data: object,
-  ordering?: { ttlMs: number },
+  markLate = false,
 ): Promise<void> {
   const queue = bullmqQueueOf(handle)
   const client = await queue.client
   if (!(RELEASE_COMMAND in client)) client.defineCommand(RELEASE_COMMAND, { numberOfKeys: 3, lua: RELEASE })
   const keys = quarantineKeys(queue)
   const traced = withTraceData(data, injectTraceContext())
-  const place = ordering && sessionOf(data, event.id)
-  const markLate = place && markReplayLate(queue, client, place, ordering.ttlMs)
+  const place = markLate ? sessionOf(data, event.id) : undefined
+  const markReplay = place && markReplayLate(queue, client, place)
   await addJobInTransaction(queue, event.event ?? '', traced, { jobId: event.id }, (multi) => {
     multi.runCommand(RELEASE_COMMAND, [keys.index, keys.entry(event.id), keys.bytes, event.id])
-    markLate?.(multi)
+    markReplay?.(multi)
   })
 }
