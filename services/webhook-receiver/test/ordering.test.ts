@@ -3,6 +3,7 @@ import { createHash, randomUUID } from 'node:crypto'
 import { appendFileSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { Queue } from 'bullmq'
 import { startServiceProcess, type ServiceProcess } from '@pf/testkit'
 import { createWebhookEvent } from '@pf/testkit/platform'
 import { startRedis, type RedisHandle } from '@pf/testkit/redis'
@@ -201,6 +202,34 @@ describe('WEBHOOK_ORDERING=session: a session’s events one at a time, in signe
       first.webhookId,
       first.webhookId,
       ...later.map((e) => e.webhookId),
+    ])
+  })
+
+  it('goes on when the event holding its session’s turn will not run again (its job removed while it waited to be retried)', async () => {
+    const first = event('s-removed', 1)
+    const second = event('s-removed', 2)
+    await send(first, second)
+    const calls: { webhookId: string; late: HandlerContext['late'] }[] = []
+    startWorker(async (purchase, { late }) => {
+      calls.push({ webhookId: purchase.webhookId, late })
+      if (purchase.webhookId === first.webhookId) throw new Error('fails until removed')
+    })
+    await waitFor(() => calls.length === 1, 10_000, 'the first attempt')
+    const connection = workers[0]!.connection
+    const holder = (await connection.zrange(`${prefix}:webhooks:ordering:s-removed:p`, 0, 0))[0]!
+    expect(holder).toMatch(/^!run /)
+    const jobId = holder.split(' ')[2]!
+    // An operator's removal of the job between its attempts: it never completes nor dead-letters.
+    const queue = new Queue('webhooks', { connection, prefix })
+    await waitFor(
+      async () => (await queue.getJobState(jobId)) === 'delayed' && (await queue.remove(jobId)) === 1,
+      10_000,
+      'the first event removed while it waits for its retry',
+    )
+    await queue.close()
+    await waitFor(() => calls.some((call) => call.webhookId === second.webhookId), 10_000, 'the second event')
+    expect(calls.filter((call) => call.webhookId === second.webhookId)).toEqual([
+      { webhookId: second.webhookId, late: false },
     ])
   })
 

@@ -1,4 +1,29 @@
 /**
+ * The usual take, written out where it runs (no closure made; `ORDERING_FUNCTIONS` in scope): the job is first
+ * in its session's pending set (`!newest -` maybe before it: nothing running or parked), and its timestamp
+ * (`score`) is known: one unscored read and one write, whose count of changed entries says whether the newest
+ * timestamp moved (it did not: the job is late, or a tie). In scope: `late`, `score` (nil: unknown), `turn`, set
+ * to {'go' | 'late', newest} when settled here.
+ */
+export const TAKE_TURN_FAST = `
+  if score then
+    local firsts = rcall('ZRANGE', pendingKey, 0, 1)
+    if firsts[1] == member or (firsts[1] == NEWEST and firsts[2] == member) then
+      if rcall('ZADD', pendingKey, 'GT', 'CH', RUN, '!run ' .. member, score, NEWEST) == 2 and not late then
+        turn = {'go', score}
+      else
+        local newest = rcall('ZSCORE', pendingKey, NEWEST)
+        if late or tonumber(score) < tonumber(newest) then turn = {'late', newest} else turn = {'go', newest} end
+      end
+    end
+  end`
+
+/** The hand-on, written out where it runs: the job leaves its session; only a parked event needs more. */
+export const LEAVE_FAST = `
+  rcall('ZREM', pendingKey, member, '!run ' .. member, '!park ' .. member)
+  if rcall('ZCOUNT', pendingKey, PARK, PARK) > 0 then ordering().handOn() end`
+
+/**
  * The worker's side of per-session ordering, as Lua run atomically on the queue's slot.
  * KEYS: the session's pending set, then the queue's delayed, wait, paused, meta, active, marker, events,
  * completed (unused) and failed keys (declared; the functions name them from the prefix, as BullMQ does, so that
@@ -20,31 +45,6 @@
  * BullMQ's fetch hands them to the fused scripts; a job that is late whatever its timestamp (a replayed dead
  * letter) carries `pflate` there.
  */
-/**
- * The usual take, written out where it runs (no closure made): the job is first in its session's pending set
- * (\`!newest\` maybe before it: nothing running or parked), and its timestamp (\`score\`) is known: one unscored
- * read and one write, whose count of changed entries says whether the newest timestamp moved (it did not: the
- * job is late, or a tie). In scope: \`late\`, \`score\` (nil: unknown), \`turn\`, set to {'go' | 'late', newest}
- * when settled here.
- */
-export const TAKE_TURN_FAST = `
-  if score then
-    local firsts = rcall('ZRANGE', pendingKey, 0, 1)
-    if firsts[1] == member or (firsts[1] == NEWEST and firsts[2] == member) then
-      if rcall('ZADD', pendingKey, 'GT', 'CH', RUN, '!run ' .. member, score, NEWEST) == 2 and not late then
-        turn = {'go', score}
-      else
-        local newest = rcall('ZSCORE', pendingKey, NEWEST)
-        if late or tonumber(score) < tonumber(newest) then turn = {'late', newest} else turn = {'go', newest} end
-      end
-    end
-  end`
-
-/** The hand-on, written out where it runs: the job leaves its session; only a parked event needs more. */
-export const LEAVE_FAST = `
-  rcall('ZREM', pendingKey, member, '!run ' .. member, '!park ' .. member)
-  if rcall('ZCOUNT', pendingKey, PARK, PARK) > 0 then ordering().handOn() end`
-
 export const ORDERING_FUNCTIONS = `
 local rcall = redis.call
 -- Set by each script before it calls the functions below (the session's pending set, the queue's key prefix,
@@ -196,7 +196,7 @@ local function ordering()
 end
 `
 
-/** The functions' state from the standalone scripts' KEYS and ARGV (see the top of this file). */
+/** The functions' state from the standalone scripts' KEYS and ARGV (see `ORDERING_FUNCTIONS`). */
 const COMMON =
   ORDERING_FUNCTIONS +
   `
