@@ -1,5 +1,6 @@
 import { LEAVE_FAST, ORDERING_FUNCTIONS, TAKE_TURN_FAST } from './ordering-scripts'
-import { PENDING_SUFFIX } from './session-keys'
+import { JOB_FIELDS, PENDING_SUFFIX } from './session-keys'
+import { HASHED, MAX_KEY_SESSION_ID } from './session-of'
 
 type BullmqScript = Record<string, { content: string }>
 
@@ -36,13 +37,14 @@ local function takeTurns(result, packedOpts, timestamp, parkMs, fetch)
       local field = hash[i]
       if field == 'data' then data = hash[i + 1]
       elseif field == 'deid' then webhookId = hash[i + 1]
-      elseif field == 'pfs' then session = hash[i + 1]
-      elseif field == 'pfts' then score = hash[i + 1]
+      elseif field == '${JOB_FIELDS.session}' then session = hash[i + 1]
+      elseif field == '${JOB_FIELDS.timestamp}' then score = hash[i + 1]
       elseif field == LATE then late = true end
     end
     if not session and data then
       session = string.match(data, '"sessionId"%s*:%s*"([^"\\\\]*)"')
-      if session and (session == '' or #session > 128 or string.sub(session, 1, 7) == 'sha256:') then session = nil end
+      if session and (session == '' or #session > ${MAX_KEY_SESSION_ID}
+        or string.sub(session, 1, ${HASHED.length}) == '${HASHED}') then session = nil end
     end
     local turn = {'defer'}
     if session and webhookId and parked < MAX_PARKED then

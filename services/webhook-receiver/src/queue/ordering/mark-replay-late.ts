@@ -1,5 +1,6 @@
 import type { IRedisTransaction, Queue } from 'bullmq'
 import { splitTraceData } from '../job-trace-context'
+import { JOB_FIELDS } from './session-keys'
 import { sessionOf, type EventPlace } from './session-of'
 import { bullmqQueueOf, type WebhookQueue } from '../webhook-queue'
 
@@ -7,7 +8,7 @@ const COMMAND = 'pfMarkReplayLate'
 
 // KEYS[1] the job's hash. Only a job that is there: a replay the enqueue dropped as a duplicate leaves none.
 const MARK = `
-if redis.call("EXISTS", KEYS[1]) == 1 then redis.call("HSET", KEYS[1], "pflate", 1) end
+if redis.call("EXISTS", KEYS[1]) == 1 then redis.call("HSET", KEYS[1], "${JOB_FIELDS.late}", 1) end
 return 1`
 
 type ScriptClient = { defineCommand(name: string, definition: { numberOfKeys: number; lua: string }): void }

@@ -1,3 +1,5 @@
+import { JOB_FIELDS } from './session-keys'
+
 /**
  * The usual take, written out where it runs (no closure made; `ORDERING_FUNCTIONS` in scope): the job is first
  * in its session's pending set (`!newest -` maybe before it: nothing running or parked), and its timestamp
@@ -55,7 +57,7 @@ local pendingKey, prefix, ttl, me, member
 -- event whose job is gone and drops it, where \`!newest\` alone would fail its script.
 local RUN, PARK, NEWEST = '-4503599627370496', '-2251799813685248', '!newest -'
 local EVENTS = '(-562949953421312'
-local LATE = 'pflate'
+local LATE = '${JOB_FIELDS.late}'
 
 -- The functions, made on a script's first need of them: each closure made costs a script call about as much as
 -- a command does, and the usual take and hand-on (\`TAKE_TURN_FAST\`, \`LEAVE_FAST\`, written out where they run)
@@ -242,10 +244,10 @@ export const DEAD =
   `
 local o = ordering()
 if o.supplanted(ARGV[5]) then return '' end
-rcall('ZREM', pendingKey, member, '!run ' .. member, '!park ' .. member)
 rcall('HSET', prefix .. me, LATE, 1)
+o.leave()
+-- Events whose job will not run again are dropped before the note names what went on.
 o.turnHolder()
 local note = o.wentOnWithout()
-o.leave()
 rcall('PEXPIRE', pendingKey, ttl)
 return note`

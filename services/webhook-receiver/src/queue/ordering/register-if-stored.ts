@@ -1,7 +1,7 @@
 import type { IRedisTransaction, Queue } from 'bullmq'
 import type { RedisConnection } from '../redis/create-redis-connection'
 import { MARKER_OF_JOB } from '../queue-names'
-import { sessionKeys } from './session-keys'
+import { JOB_FIELDS, sessionKeys } from './session-keys'
 import type { EventPlace } from './session-of'
 
 const COMMAND = 'pfRegisterIfStored'
@@ -13,7 +13,7 @@ const REGISTER_IF_STORED = `
 if redis.call("GET", KEYS[1]) == ARGV[1] then
   redis.call("ZADD", KEYS[2], ARGV[2], ARGV[3])
   redis.call("PEXPIRE", KEYS[2], ARGV[4])
-  redis.call("HSET", KEYS[3], "pfs", ARGV[5], "pfts", ARGV[2])
+  redis.call("HSET", KEYS[3], "${JOB_FIELDS.session}", ARGV[5], "${JOB_FIELDS.timestamp}", ARGV[2])
 end
 return 1`
 

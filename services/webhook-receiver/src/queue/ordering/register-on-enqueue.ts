@@ -1,4 +1,4 @@
-import { PENDING_SUFFIX } from './session-keys'
+import { JOB_FIELDS, PENDING_SUFFIX } from './session-keys'
 import type { EventPlace } from './session-of'
 
 /**
@@ -13,7 +13,7 @@ export const REGISTER_IN_ADD_SCRIPT = `
         local pendingKey = prefix .. "ordering:" .. sessionKey .. "${PENDING_SUFFIX}"
         rcall("ZADD", pendingKey, score, deduplicationId .. " " .. jobId)
         rcall("PEXPIRE", pendingKey, ttl)
-        rcall("HSET", jobIdKey, "pfs", sessionKey, "pfts", score)
+        rcall("HSET", jobIdKey, "${JOB_FIELDS.session}", sessionKey, "${JOB_FIELDS.timestamp}", score)
       end`
 
 /** The per-job values the batched script reads: the session's key part and the score, or two empty strings. */

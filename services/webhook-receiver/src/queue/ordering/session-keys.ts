@@ -7,6 +7,12 @@ export interface SessionKeys {
   pending: string
 }
 
+/**
+ * What the enqueue writes into an ordered event's job hash, and the worker reads there: its session's key part,
+ * its signed timestamp (ms), and a replay's mark (handed on late whatever its timestamp).
+ */
+export const JOB_FIELDS = { session: 'pfs', timestamp: 'pfts', late: 'pflate' } as const
+
 /** Where the enqueue script builds the same name: `<queueKeyPrefix>ordering:<sessionKey>:p`. */
 export const PENDING_SUFFIX = ':p'
 

@@ -2,12 +2,12 @@ import { createHash } from 'node:crypto'
 import { parseDateTime } from '@pf/schemas'
 
 /** Longest session id used as is in a Redis key; a longer one is hashed (the platform sets no bound). */
-const MAX_KEY_SESSION_ID = 128
+export const MAX_KEY_SESSION_ID = 128
 /**
  * What a hashed session id's key part starts with. An id that starts so is hashed too: used as is, it could be
  * the key part of a long id it names the hash of, and the two sessions would share one order (and lateness).
  */
-const HASHED = 'sha256:'
+export const HASHED = 'sha256:'
 
 /** Where an event stands in its session: the session's key part and the event's place (signed timestamp, ms). */
 export interface EventPlace {
