@@ -79,10 +79,10 @@ export function takeTurnsInBullmq(
   }
   const scripts = (worker as unknown as { scripts: { execCommand: Exec } }).scripts
   const execCommand = scripts.execCommand.bind(scripts)
-  scripts.execCommand = async (client, name, args) => {
-    const scripted = connection as unknown as Scripted
+  const scripted = connection as unknown as Scripted
+  scripts.execCommand = (client, name, args) => {
     // One array each, which ioredis flattens as it does BullMQ's own.
-    if (name === 'moveToActive') return noted(await scripted.pfOrderedMoveToActive!(args, ttl, park))
+    if (name === 'moveToActive') return scripted.pfOrderedMoveToActive!(args, ttl, park).then(noted)
     if (name === 'moveToFinished') {
       const jobId = String(args[FINISHED_JOB_ID])
       const turn = releasing.get(jobId)
@@ -94,7 +94,7 @@ export function takeTurnsInBullmq(
       own[FINISHED_ARGS + 1] = turn?.member ?? ''
       own[FINISHED_ARGS + 2] = ttl
       own[FINISHED_ARGS + 3] = park
-      return noted(await scripted.pfOrderedMoveToFinished!(own))
+      return scripted.pfOrderedMoveToFinished!(own).then(noted)
     }
     if (name === 'moveToDelayed' && args[DELAYED_FETCH_NEXT] === 1) {
       const own = [...args]
