@@ -126,7 +126,7 @@ export function createSessionOrdering(options: SessionOrderingOptions): InTurn {
     const jobId = job.id ?? ''
     const turns = options.turns?.()
     const taken = turns?.takenFor(jobId)
-    if (turns && taken && taken.turn !== 'defer') {
+    if (turns && taken) {
       // Taken by BullMQ's move to active; handed on by its move to completed (`takeTurnsInBullmq`). No await of
       // its own: this path runs for every job, and each async step is an allocation the worker's profile counts.
       return handle(lateness(taken.turn, taken.newest)).then(

@@ -1,4 +1,4 @@
-import { LEAVE_FAST, ORDERING_FUNCTIONS, TAKE_TURN_FAST } from './ordering-scripts'
+import { LEAVE_FAST, ORDERING, ORDERING_FUNCTIONS, TAKE_TURN_FAST } from './ordering-scripts'
 import { JOB_FIELDS, PENDING_SUFFIX } from './session-keys'
 import { HASHED, MAX_KEY_SESSION_ID } from './session-of'
 
@@ -32,7 +32,8 @@ for parked = 0, ${MAX_PARKED} do
     elseif field == '${JOB_FIELDS.timestamp}' then score = hash[i + 1]
     elseif field == LATE then late = true end
   end
-  if not session and data then
+  local keyed = session ~= nil
+  if not keyed and data then
     session = string.match(data, '"sessionId"%s*:%s*"([^"\\\\]*)"')
     if session and (session == '' or #session > ${MAX_KEY_SESSION_ID}
       or string.sub(session, 1, ${HASHED.length}) == '${HASHED}') then session = nil end
@@ -42,12 +43,14 @@ for parked = 0, ${MAX_PARKED} do
     pendingKey = prefix .. 'ordering:' .. session .. '${PENDING_SUFFIX}'
     me, member = jobId, webhookId .. ' ' .. jobId
 ${TAKE_TURN_FAST}
-    if not turn then turn = ordering().acquire(late) end
+    if not turn then turn = ${ORDERING}.acquire(late) end
   else
     turn = {'defer'}
   end
   if turn[1] ~= 'wait' then
-    result[5] = {turn[1], turn[2] or '', session or '', member or ''}
+    -- The session's key part only where the caller cannot read it from the job's hash (\`pfs\`).
+    if turn[1] ~= 'defer' and not keyed then turn[3] = session end
+    result[5] = turn
     break
   end
   -- Made here, on a park only: a function defined in a branch is made when the branch runs.
@@ -68,8 +71,9 @@ const MAX_PARKED = 20
  * What both fused scripts add around BullMQ's (\`takeTurns\`): a job BullMQ has just moved to active (and locked
  * with \`token\`) takes its session's turn (\`acquire\`); one whose turn it is not is parked in delayed for
  * \`parkMs\`, as the processor did with \`job.moveToDelayed\` (its attempts untouched), and the next job is fetched
- * in its place. The result gets a fifth element that BullMQ ignores: {turn, newest, sessionKey, member}, the turn
- * being \`go\` or \`late\` (taken here) or \`defer\` (the processor reads the event and takes the turn itself, with
+ * in its place. The result gets a fifth element that BullMQ ignores: {turn, newest, sessionKey}, the turn being
+ * \`go\` or \`late\` (taken here; sessionKey only when the job's hash has no \`pfs\`: the caller reads it there, and
+ * the member from \`deid\`, keeping the reply short) or \`defer\` (the processor reads the event and takes the turn itself, with
  * ACQUIRE: an event the receiver did not register, or without a session; one enqueued without its place in its
  * hash whose session id is escaped in its JSON, longer than 128 bytes or starting with \`sha256:\` (its key part is
  * then a hash, \`sessionOf\`); a fetch after too many parked jobs).

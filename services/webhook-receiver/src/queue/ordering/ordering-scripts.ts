@@ -20,10 +20,13 @@ export const TAKE_TURN_FAST = `
     end
   end`
 
-/** The hand-on, written out where it runs: the job leaves its session; only a parked event needs more. */
-export const LEAVE_FAST = `
+/**
+ * The hand-on, written out where it runs: the job leaves its session; only a parked event needs more (\`handOn\`:
+ * how the script reaches the functions' \`handOn\`).
+ */
+const leaveFast = (handOn: string) => `
   rcall('ZREM', pendingKey, member, '!run ' .. member, '!park ' .. member)
-  if rcall('ZCOUNT', pendingKey, PARK, PARK) > 0 then ordering().handOn() end`
+  if rcall('ZCOUNT', pendingKey, PARK, PARK) > 0 then ${handOn} end`
 
 /**
  * The worker's side of per-session ordering, as Lua run atomically on the queue's slot.
@@ -59,12 +62,17 @@ local RUN, PARK, NEWEST = '-4503599627370496', '-2251799813685248', '!newest -'
 local EVENTS = '(-562949953421312'
 local LATE = '${JOB_FIELDS.late}'
 
--- The functions, made on a script's first need of them: each closure made costs a script call about as much as
--- a command does, and the usual take and hand-on (\`TAKE_TURN_FAST\`, \`LEAVE_FAST\`, written out where they run)
--- need none.
+-- The functions, made by \`ORDERING\` on a script's first need of them.
 local made
-local function ordering()
-  if made then return made end
+`
+
+/**
+ * The functions (a table: \`acquire\`, \`leave\`, \`release\`, \`handOn\`…) as a Lua expression, made on a script's
+ * first need of them: each closure made costs a script call about as much as a command does, and one made at the
+ * top of a script is made on every call. Written out at each place of need (a function literal becomes a closure
+ * only where it runs), so the usual take and hand-on (\`TAKE_TURN_FAST\`, \`leaveFast\`) make none.
+ */
+export const ORDERING = `(made or (function()
   local function jobIdOf(entry) return string.match(entry, ' (%S+)$') end
   local function webhookIdOf(entry) return string.match(entry, '^(.*) %S+$') or entry end
 
@@ -183,7 +191,7 @@ local function ordering()
   -- whether another copy of the job holds its lock; DEAD's end too. The job leaves the session; if events wait
   -- parked, the one whose turn it now is goes back to wait.
   local function leave()
-  ${LEAVE_FAST}
+  ${leaveFast('handOn()')}
     return 1
   end
 
@@ -195,8 +203,10 @@ local function ordering()
   made = { acquire = acquire, leave = leave, release = release, supplanted = supplanted, turnHolder = turnHolder,
     wentOnWithout = wentOnWithout, handOn = handOn, promote = promote }
   return made
-end
-`
+end)())`
+
+/** The hand-on inside BullMQ's move to completed (\`fusedMoveToFinished\`). */
+export const LEAVE_FAST = leaveFast(`${ORDERING}.handOn()`)
 
 /** The functions' state from the standalone scripts' KEYS and ARGV (see `ORDERING_FUNCTIONS`). */
 const COMMON =
@@ -216,7 +226,7 @@ export const ACQUIRE =
   COMMON +
   `
 if rcall('ZADD', pendingKey, 'NX', ARGV[5], member) == 1 then rcall('PEXPIRE', pendingKey, ttl) end
-return ordering().acquire(rcall('HGET', prefix .. me, LATE) ~= false)`
+return ${ORDERING}.acquire(rcall('HGET', prefix .. me, LATE) ~= false)`
 
 /**
  * Run after the job was moved to delayed: if its turn came meanwhile (the holder finished between ACQUIRE and
@@ -225,7 +235,7 @@ return ordering().acquire(rcall('HGET', prefix .. me, LATE) ~= false)`
 export const PARKED =
   COMMON +
   `
-local o = ordering()
+local o = ${ORDERING}
 if o.turnHolder() == member and rcall('ZREM', pendingKey, '!park ' .. member) == 1 then
   o.promote(me)
   return 1
@@ -233,7 +243,7 @@ end
 return 0`
 
 /** The job's handler succeeded: it leaves the session, which hands on its next event. */
-export const RELEASE = COMMON + `return ordering().release(ARGV[5])`
+export const RELEASE = COMMON + `return ${ORDERING}.release(ARGV[5])`
 
 /**
  * The job's last attempt failed: it leaves the session (marked late, for its replay), the session goes on, and
@@ -242,7 +252,7 @@ export const RELEASE = COMMON + `return ordering().release(ARGV[5])`
 export const DEAD =
   COMMON +
   `
-local o = ordering()
+local o = ${ORDERING}
 if o.supplanted(ARGV[5]) then return '' end
 rcall('HSET', prefix .. me, LATE, 1)
 o.leave()
