@@ -37,6 +37,13 @@ export function isKnownEventKind(kind: unknown): kind is WebhookEventKind {
  * if (result.ok && result.value.event === 'purchase.failed') result.value.data.required
  */
 export function validateWebhookEvent(value: unknown): ValidationResult<WebhookEvent> {
+  // A known kind's validator checks the envelope too: a valid event is checked once. Anything else takes the
+  // envelope's check first, so that the error reads as before.
+  const kind = typeof value === 'object' && value !== null ? (value as { event?: unknown }).event : undefined
+  if (isKnownEventKind(kind)) {
+    const checked = eventValidators[kind](value)
+    if (checked.ok) return checked
+  }
   const envelope = validateWebhookEnvelope(value)
   if (!envelope.ok) return envelope
   const { event } = envelope.value

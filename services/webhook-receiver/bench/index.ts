@@ -1,6 +1,7 @@
 // `pnpm bench` for the webhook receiver and its worker (run after `pnpm build`).
 import { benchDeadLetters } from './dead-letters.bench'
 import { benchReceiver } from './receiver.bench'
+import { benchRedisInstructions } from './redis-instructions.bench'
 import { benchShards } from './shards.bench'
 import { benchTracing } from './tracing.bench'
 import { benchWorker } from './worker.bench'
@@ -31,6 +32,11 @@ async function main() {
   // `pnpm bench -- worker`: the worker against a bare BullMQ worker alone, with ordering off and on.
   if (args[0] === 'worker') {
     console.table(await benchWorker())
+    return
+  }
+  // `pnpm bench -- redis-instructions`: Redis's instructions per job of each worker, under valgrind (counted).
+  if (args[0] === 'redis-instructions') {
+    console.table(await benchRedisInstructions())
     return
   }
   // `pnpm bench -- shards [seconds]`: 1 shard against 3 on a local 3-master Redis Cluster alone (a report).

@@ -1,24 +1,16 @@
-import { randomUUID } from 'node:crypto'
 import { availableParallelism, loadavg } from 'node:os'
-import { Queue, Worker } from 'bullmq'
-import { Registry } from 'prom-client'
-import { createLogger } from '@pf/service-kit'
-import { WEBHOOK_EVENT_KINDS } from '@pf/schemas'
+import { startRedis } from '@pf/testkit/redis'
 import { median } from './stats'
 import { openRedisCounters, type RedisCounters } from './redis-counters'
-import { startRedis } from '@pf/testkit/redis'
-import { createJobAdder } from '../src/queue/enqueue/create-job-adder'
+import { completed, EVENTS_PER_SESSION, fillQueue, startContender, type Contender } from './worker-contenders'
 import { createRedisConnection } from '../src/queue/redis/create-redis-connection'
-import { sessionOf } from '../src/queue/ordering/session-of'
-import type { EventConsumer, OrderingMode } from '../src/queue'
-import { createWebhookWorker } from '../src/worker/create-webhook-worker'
-import { createWorkerMetrics } from '../src/metrics'
+import type { EventConsumer } from '../src/queue'
 
 const JOBS = 10_000
-const ROUNDS = 3
-const CONCURRENCY = 50
-/** Events spread over this many sessions, ten each: with ordering on, at most this many run at once. */
-const SESSIONS = JOBS / 10
+/** Measured rounds, after one that is not: the first drain of each worker pays for its JIT compilation. */
+const ROUNDS = 5
+/** Events spread over this many sessions: with ordering on, at most this many run at once. */
+const SESSIONS = JOBS / EVENTS_PER_SESSION
 /** Issue 38: the webhook worker does at least this share of a bare BullMQ worker's jobs/s, ordering off and on. */
 const TARGET_RATIO = 0.8
 
@@ -29,50 +21,6 @@ const ratioRow = (benchmark: string, ratio: number) => ({
   value: Number(ratio.toFixed(2)),
   target: `>= ${TARGET_RATIO}: ${ratio >= TARGET_RATIO ? 'met' : 'missed'}`,
 })
-
-const began = Date.now() - 60_000
-const event = (i: number) => ({
-  event: 'session.ended',
-  timestamp: new Date(began + i).toISOString(),
-  webhookId: `wh_bench_${i}`,
-  data: {
-    sessionId: `s${i % SESSIONS}`,
-    applicationId: 'a',
-    userId: 'u',
-    reason: 'expired',
-    actualDurationMinutes: 1,
-    totalTokensSpent: 1,
-  },
-})
-
-/**
- * The queue as the receiver fills it (its batched enqueue, each event with its dedup marker), for all three
- * workers alike, so that the ratios compare workers on the same jobs; with `ordered` (`WEBHOOK_ORDERING=session`)
- * each event also joins its session's pending set.
- */
-async function fill(redisUrl: string, prefix: string, ordered: boolean) {
-  const connection = createRedisConnection({ kind: 'url', url: redisUrl, waitReplicas: 0 }, 'producer')
-  const queue = new Queue('webhooks', { connection, prefix, defaultJobOptions: { removeOnComplete: true } })
-  const adder = createJobAdder({
-    connection,
-    queue,
-    deduplicationTtlMs: 3_600_000,
-    waitReplicas: 0,
-    waitTimeoutMs: 1000,
-    ordered,
-  })
-  for (let start = 0; start < JOBS; start += 1000) {
-    await Promise.all(
-      Array.from({ length: 1000 }, (_, i) => {
-        const data = event(start + i)
-        const jobId = randomUUID()
-        return adder.add(data.event, JSON.stringify(data), jobId, data.webhookId, sessionOf(data, jobId))
-      }),
-    )
-  }
-  await queue.close()
-  connection.disconnect()
-}
 
 /** A drain's rate, and per job: script calls, the worker process's CPU and Redis's (µs). */
 interface Drained {
@@ -90,13 +38,7 @@ async function drain(
   const cpuBefore = process.cpuUsage()
   const began = performance.now()
   const worker = start()
-  let done = 0
-  await new Promise<void>((resolve) => {
-    worker.on('completed', () => {
-      done += 1
-      if (done === JOBS) resolve()
-    })
-  })
+  await completed(worker, JOBS)
   const seconds = (performance.now() - began) / 1000
   const cpu = process.cpuUsage(cpuBefore)
   const redisAfter = await counters()
@@ -119,71 +61,36 @@ export async function benchWorker() {
   const loadBefore = loadavg()[0] ?? 0
   const redis = await startRedis()
   const connection = createRedisConnection({ kind: 'url', url: redis.url, waitReplicas: 0 }, 'worker')
-  const noop = async () => {}
-  const handlers = Object.fromEntries(WEBHOOK_EVENT_KINDS.map((kind) => [kind, noop]))
   const counters = await openRedisCounters(connection)
   const bareRuns: Drained[] = []
   const ourRuns: Drained[] = []
   const orderedRuns: Drained[] = []
-  const ours = (ourPrefix: string, ordering: OrderingMode) =>
-    createWebhookWorker({
-      connection,
-      prefix: ourPrefix,
-      handlers,
-      logger: createLogger({ name: 'bench', level: 'silent' }),
-      metrics: createWorkerMetrics(new Registry()),
-      concurrency: CONCURRENCY,
-      lockDurationMs: 15_000,
-      lockRenewMs: 5000,
-      stalledIntervalMs: 10_000,
-      onceTtlMs: 60_000,
-      ordering,
-    })
   try {
     // Each round fills and drains a queue for each worker, the order turning from round to round: a worker that
     // always ran last (on a Redis and a heap the others had worked) would pay for its place, not its work.
-    const contenders: { runs: Drained[]; run: (round: number) => Promise<Drained> }[] = [
-      {
-        runs: bareRuns,
-        run: async (round) => {
-          await fill(redis.url, `{bare${round}}`, false)
-          return drain(
-            () =>
-              new Worker('webhooks', noop, {
-                connection,
-                prefix: `{bare${round}}`,
-                concurrency: CONCURRENCY,
-              }),
-            counters,
-          )
-        },
+    const contender = (kind: Contender, runs: Drained[]) => ({
+      runs,
+      run: async (round: number) => {
+        const prefix = `{${kind}${round}}`
+        await fillQueue(redis.url, prefix, kind, JOBS)
+        return drain(() => startContender(kind, connection, prefix), counters)
       },
-      {
-        runs: ourRuns,
-        run: async (round) => {
-          await fill(redis.url, `{ours${round}}`, false)
-          return drain(() => ours(`{ours${round}}`, 'off'), counters)
-        },
-      },
-      {
-        runs: orderedRuns,
-        run: async (round) => {
-          await fill(redis.url, `{ordered${round}}`, true)
-          return drain(() => ours(`{ordered${round}}`, 'session'), counters)
-        },
-      },
-    ]
-    for (let round = 0; round < ROUNDS; round += 1) {
+    })
+    const contenders = [contender('bare', bareRuns), contender('off', ourRuns), contender('on', orderedRuns)]
+    for (let round = -1; round < ROUNDS; round += 1) {
       for (let turn = 0; turn < contenders.length; turn += 1) {
-        const contender = contenders[(round + turn) % contenders.length]!
-        contender.runs.push(await contender.run(round))
+        const contender = contenders[(round + 1 + turn) % contenders.length]!
+        const run = await contender.run(round + 1)
+        if (round >= 0) contender.runs.push(run)
       }
     }
     const rates = (runs: Drained[]) => runs.map((run) => run.rate)
     const [bareRates, ourRates, orderedRates] = [rates(bareRuns), rates(ourRuns), rates(orderedRuns)]
-    const bare = median(bareRates)
-    const off = median(ourRates)
-    const on = median(orderedRates)
+    // Each ratio is the median of the rounds' own: a round's three drains run within seconds of each other, so the
+    // machine's drifts (other tenants, frequency) cancel in a round's ratio where they would not across rounds.
+    const ratios = (rates: number[]) => rates.map((rate, round) => rate / bareRates[round]!)
+    const [offRatios, onRatios] = [ratios(ourRates), ratios(orderedRates)]
+    const [bare, off, on] = [median(bareRates), median(ourRates), median(orderedRates)]
     // Medians per job of each worker, bare | off | on: what the rates come from, steadier under load than they.
     const perJob = (of: (run: Drained) => number, digits: number) =>
       [bareRuns, ourRuns, orderedRuns].map((runs) => median(runs.map(of)).toFixed(digits)).join(' | ')
@@ -194,29 +101,41 @@ export async function benchWorker() {
         .join(' / ')
     return [
       {
-        benchmark: 'bare BullMQ no-op worker (median of 3)',
+        benchmark: `bare BullMQ no-op worker (median of ${ROUNDS})`,
         metric: 'jobs/s',
         value: Math.round(bare),
         target: '',
       },
       {
-        benchmark: 'webhook worker, validate + dispatch (median of 3)',
+        benchmark: `webhook worker, validate + dispatch (median of ${ROUNDS})`,
         metric: 'jobs/s',
         value: Math.round(off),
         target: '',
       },
-      ratioRow('webhook worker / bare, WEBHOOK_ORDERING=off', off / bare),
+      ratioRow(
+        "webhook worker / bare, WEBHOOK_ORDERING=off (median of the rounds' ratios)",
+        median(offRatios),
+      ),
       {
-        benchmark: `webhook worker, WEBHOOK_ORDERING=session, ${SESSIONS} sessions (median of 3)`,
+        benchmark: `webhook worker, WEBHOOK_ORDERING=session, ${SESSIONS} sessions (median of ${ROUNDS})`,
         metric: 'jobs/s',
         value: Math.round(on),
         target: '',
       },
-      ratioRow('webhook worker / bare, WEBHOOK_ORDERING=session', on / bare),
+      ratioRow(
+        "webhook worker / bare, WEBHOOK_ORDERING=session (median of the rounds' ratios)",
+        median(onRatios),
+      ),
       {
         benchmark: 'rounds: bare | ordering off | ordering on',
         metric: 'jobs/s',
         value: `${range(bareRates)} | ${range(ourRates)} | ${range(orderedRates)}`,
+        target: '',
+      },
+      {
+        benchmark: "rounds' ratios to bare: ordering off | ordering on",
+        metric: 'ratio',
+        value: `${offRatios.map((r) => r.toFixed(2)).join(' ')} | ${onRatios.map((r) => r.toFixed(2)).join(' ')}`,
         target: '',
       },
       {

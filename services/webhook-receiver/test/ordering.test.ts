@@ -50,11 +50,17 @@ afterAll(() => redis.stop())
 
 type Handler = (event: WebhookEvent<'purchase.completed'>, context: HandlerContext) => Promise<void>
 
-function startWorker(handle: Handler, concurrency = 5, ordering: 'session' | 'off' = 'session') {
+function startWorker(
+  handle: Handler,
+  concurrency = 5,
+  ordering: 'session' | 'off' = 'session',
+  timing: Partial<Pick<typeof workerDefaults, 'lockDurationMs' | 'lockRenewMs' | 'stalledIntervalMs'>> = {},
+) {
   const connection = workerConnection(redis.url)
   connection.on('error', () => {})
   const worker = createWebhookWorker({
     ...workerDefaults,
+    ...timing,
     concurrency,
     connection,
     prefix,
@@ -203,6 +209,35 @@ describe('WEBHOOK_ORDERING=session: a session’s events one at a time, in signe
       first.webhookId,
       ...later.map((e) => e.webhookId),
     ])
+  })
+
+  it('wakes a parked event when the event before it completes, not after its parking delay (the `!parked` mark)', async () => {
+    const first = event('s-parked', 1)
+    const second = event('s-parked', 2)
+    await send(first, second)
+    let release = () => {}
+    const released = new Promise<void>((resolve) => (release = resolve))
+    const calls: string[] = []
+    // A parked event sleeps the lock duration plus the stalled interval (two minutes here) unless woken.
+    const timing = { lockDurationMs: 60_000, lockRenewMs: 20_000, stalledIntervalMs: 60_000 }
+    startWorker(
+      async (purchase) => {
+        calls.push(purchase.webhookId)
+        if (purchase.webhookId === first.webhookId) await released
+      },
+      5,
+      'session',
+      timing,
+    )
+    const pending = `${prefix}:webhooks:ordering:s-parked:p`
+    const state = workers[0]!.connection
+    await waitFor(async () => (await state.zscore(pending, '!parked')) !== null, 10_000, 'the second parked')
+    expect(calls).toEqual([first.webhookId])
+    release()
+    await waitFor(() => calls.length === 2, 20_000, 'the parked event, woken by the hand-on')
+    expect(calls).toEqual([first.webhookId, second.webhookId])
+    // Nothing waits parked any more: the mark went with the first's hand-on and was not written again.
+    expect(await state.zscore(pending, '!parked')).toBeNull()
   })
 
   it('goes on when the event holding its session’s turn will not run again (its job removed while it waited to be retried)', async () => {

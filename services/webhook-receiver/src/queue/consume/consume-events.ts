@@ -30,6 +30,35 @@ export interface QueuedEvent {
   late: Lateness
 }
 
+/** A `QueuedEvent` of a BullMQ job; `once` is a getter on the prototype, not a closure per job. */
+class StoredEvent implements QueuedEvent {
+  readonly jobId: string
+  readonly name: string
+  readonly webhookId: string | undefined
+  readonly attempt: number
+  readonly maxAttempts: number
+  readonly #onceFor: (jobId: string) => Once
+
+  constructor(
+    job: Job,
+    readonly data: unknown,
+    readonly traceContext: QueuedEvent['traceContext'],
+    readonly late: Lateness,
+    onceFor: (jobId: string) => Once,
+  ) {
+    this.jobId = job.id ?? ''
+    this.name = job.name
+    this.webhookId = (job.data as { webhookId?: string } | undefined)?.webhookId
+    this.attempt = job.attemptsMade + 1
+    this.maxAttempts = job.opts.attempts ?? 1
+    this.#onceFor = onceFor
+  }
+
+  get once(): Once {
+    return this.#onceFor(this.jobId)
+  }
+}
+
 /** A job that failed: with `dead`, for good (the dead letters), else to be retried. */
 export interface FailedEvent {
   name: string
@@ -193,19 +222,7 @@ function consumeQueue({
   })
   async function handleJob(job: Job, event: unknown, carrier: QueuedEvent['traceContext'], late: Lateness) {
     try {
-      await process({
-        jobId: job.id ?? '',
-        name: job.name,
-        data: event,
-        traceContext: carrier,
-        webhookId: (job.data as { webhookId?: string } | undefined)?.webhookId,
-        attempt: job.attemptsMade + 1,
-        maxAttempts: job.opts.attempts ?? 1,
-        get once() {
-          return onceFor(job.id ?? '')
-        },
-        late,
-      })
+      await process(new StoredEvent(job, event, carrier, late, onceFor))
     } catch (error) {
       if (!isUnrecoverable(error)) throw error
       // BullMQ keeps the stack of what is thrown here: the handler's own (its file and line), not this line's.

@@ -106,37 +106,39 @@ export function createSessionOrdering(options: SessionOrderingOptions): InTurn {
     return result?.[1]
   }
 
-  /** Runs the handler in the turn taken; a last failure leaves the session (DEAD), noted on the dead letter. */
-  const runInTurn = async (job: Job, token: string, place: TurnPlace, late: Lateness, handle: Handle) => {
-    const jobId = job.id ?? ''
-    try {
-      await handle(late)
-    } catch (error) {
-      if (isUnrecoverable(error) || job.attemptsMade + 1 >= (job.opts.attempts ?? 1)) {
-        const note = await run('pfOrderDead', place, jobId, token).catch((cause: unknown) => {
-          logger.warn(
-            { err: cause, jobId, sessionId: place.sessionId },
-            'could not release the session of a dead letter',
-          )
-          return ''
-        })
-        if (error instanceof Error) error.message += String(note)
-      }
-      // Retried: the event keeps its place and its turn, and its session waits for it.
-      throw error
+  /** A handler's failure in its turn, rethrown: a last one first leaves the session (DEAD), noted on the dead letter. */
+  const failInTurn = async (job: Job, token: string, place: TurnPlace, error: unknown): Promise<never> => {
+    if (isUnrecoverable(error) || job.attemptsMade + 1 >= (job.opts.attempts ?? 1)) {
+      const note = await run('pfOrderDead', place, job.id ?? '', token).catch((cause: unknown) => {
+        logger.warn(
+          { err: cause, jobId: job.id, sessionId: place.sessionId },
+          'could not release the session of a dead letter',
+        )
+        return ''
+      })
+      if (error instanceof Error) error.message += String(note)
     }
+    // Retried: the event keeps its place and its turn, and its session waits for it.
+    throw error
   }
 
   return async (job, token, event, handle) => {
     const jobId = job.id ?? ''
     const turns = options.turns?.()
     const taken = turns?.takenFor(jobId)
-    if (turns && taken && taken.turn !== 'defer') {
-      // Taken by BullMQ's move to active; handed on by its move to completed (`takeTurnsInBullmq`).
-      const place = { sessionId: taken.sessionKey, sessionKey: taken.sessionKey, member: taken.member }
-      await runInTurn(job, token, place, lateness(taken.turn, taken.newest), handle)
-      turns.releaseOnCompletion(jobId, taken)
-      return
+    if (turns && taken) {
+      // Taken by BullMQ's move to active; handed on by its move to completed (`takeTurnsInBullmq`). No await of
+      // its own: this path runs for every job, and each async step is an allocation the worker's profile counts.
+      return handle(lateness(taken.turn, taken.newest)).then(
+        () => turns.releaseOnCompletion(jobId, taken),
+        (error: unknown) =>
+          failInTurn(
+            job,
+            token,
+            { sessionId: taken.sessionKey, sessionKey: taken.sessionKey, member: taken.member },
+            error,
+          ),
+      )
     }
     const place = sessionOf(event, jobId)
     if (!place) return handle(false)
@@ -149,7 +151,7 @@ export function createSessionOrdering(options: SessionOrderingOptions): InTurn {
       await run('pfOrderParked', place, jobId)
       throw new DelayedError()
     }
-    await runInTurn(job, token, place, lateness(turn, newest), handle)
+    await handle(lateness(turn, newest)).catch((error: unknown) => failInTurn(job, token, place, error))
     // Sent on the worker's connection before BullMQ's completion of the job, so Redis runs it first; not awaited
     // (the job's slot is free a round trip sooner) unless it waits for replicas, whose pipeline may load its
     // script first. The handler ran: a failure here is logged, never retried (that would run the handler twice);

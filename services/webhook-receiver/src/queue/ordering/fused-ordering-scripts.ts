@@ -1,4 +1,4 @@
-import { LEAVE_FAST, ORDERING_FUNCTIONS, TAKE_TURN_FAST } from './ordering-scripts'
+import { LEAVE_FAST, ORDERING, ORDERING_FUNCTIONS, TAKE_TURN_FAST } from './ordering-scripts'
 import { JOB_FIELDS, PENDING_SUFFIX } from './session-keys'
 import { HASHED, MAX_KEY_SESSION_ID } from './session-of'
 
@@ -8,106 +8,114 @@ type BullmqScript = Record<string, { content: string }>
 const asFunction = (name: string, script: { content: string }) =>
   `local function ${name}(KEYS, ARGV)\n${script.content}\nend\n`
 
-/**
- * What both fused scripts add around BullMQ's: a job BullMQ has just moved to active (and locked with `token`)
- * takes its session's turn (`acquire`); one whose turn it is not is parked in delayed for `parkMs`, as the
- * processor did with `job.moveToDelayed` (its attempts untouched), and the next job is fetched in its place. The
- * result gets a fifth element that BullMQ ignores: {turn, newest, sessionKey, member}, the turn being `go` or
- * `late` (taken here) or `defer` (the processor reads the event and takes the turn itself, with ACQUIRE: an
- * event the receiver did not register, or without a session; one enqueued without its place in its hash whose
- * session id is escaped in its JSON, longer than 128 bytes or starting with `sha256:` (its key part is then a
- * hash, `sessionOf`); a fetch after too many parked jobs).
- */
-const TAKE_TURNS = `
-local MAX_PARKED = 20
-
--- One function (a closure costs as much as a command): per job fetched, its session key part, webhookId (its
--- dedup id), timestamp and lateness from its hash as the receiver wrote them (\`pfs\`, \`pfts\`, \`pflate\`), or for
--- a job enqueued without them, its session id read from its envelope without decoding it (nil when not plainly
--- there), a guess until \`acquire\` finds the job in that session's pending set, where only the receiver's
--- enqueue put it; else the processor decides. A job whose turn it is not is parked as
--- \`job.moveToDelayed(now + parkMs, token)\` calls BullMQ's moveToDelayed (skipAttempt, no fetch), the token
--- unpacked from the worker's options (\`packedOpts\`) only then, and the next one fetched.
-local function takeTurns(result, packedOpts, timestamp, parkMs, fetch)
-  for parked = 0, MAX_PARKED do
-    if type(result) ~= 'table' or type(result[1]) ~= 'table' or not result[2] then return result end
-    local jobId, hash = result[2], result[1]
-    local data, webhookId, late, session, score
-    for i = 1, #hash, 2 do
-      local field = hash[i]
-      if field == 'data' then data = hash[i + 1]
-      elseif field == 'deid' then webhookId = hash[i + 1]
-      elseif field == '${JOB_FIELDS.session}' then session = hash[i + 1]
-      elseif field == '${JOB_FIELDS.timestamp}' then score = hash[i + 1]
-      elseif field == LATE then late = true end
-    end
-    if not session and data then
-      session = string.match(data, '"sessionId"%s*:%s*"([^"\\\\]*)"')
-      if session and (session == '' or #session > ${MAX_KEY_SESSION_ID}
-        or string.sub(session, 1, ${HASHED.length}) == '${HASHED}') then session = nil end
-    end
-    local turn = {'defer'}
-    if session and webhookId and parked < MAX_PARKED then
-      pendingKey = prefix .. 'ordering:' .. session .. '${PENDING_SUFFIX}'
-      me, member = jobId, webhookId .. ' ' .. jobId
-      turn = nil
-${TAKE_TURN_FAST}
-      if not turn then turn = ordering().acquire(late) end
-    end
-    if turn[1] ~= 'wait' then
-      result[5] = {turn[1], turn[2] or '', session or '', member or ''}
-      return result
-    end
-    bullmqMoveToDelayed({prefix .. 'marker', prefix .. 'active', prefix .. 'prioritized', prefix .. 'delayed',
-      prefix .. jobId, prefix .. 'events', prefix .. 'meta', prefix .. 'stalled', prefix .. 'wait', prefix .. 'limiter',
-      prefix .. 'paused', prefix .. 'pc'},
-      {prefix, timestamp, jobId, cmsgpack.unpack(packedOpts)['token'], parkMs, '1', '', '0', ''})
-    result = fetch()
+const takeTurns = (
+  scripts: BullmqScripts,
+  argv: { packedOpts: string; timestamp: string; parkMs: string },
+  fetchNext: string,
+) => `
+-- Written out, not a function: a closure made costs a script call about as much as a command, and this runs on
+-- every fetch. Per job fetched: its session key part, webhookId (its dedup id), timestamp and lateness from its
+-- hash as the receiver wrote them (\`pfs\`, \`pfts\`, \`pflate\`), or for a job enqueued without them, its session id
+-- read from its envelope without decoding it (nil when not plainly there), a guess until \`acquire\` finds the job
+-- in that session's pending set, where only the receiver's enqueue put it; else the processor decides. A job
+-- whose turn it is not is parked as \`job.moveToDelayed(now + parkMs, token)\` calls BullMQ's moveToDelayed
+-- (skipAttempt, no fetch), the token unpacked from the worker's options only then, and the next one fetched.
+for parked = 0, ${MAX_PARKED} do
+  if type(result) ~= 'table' or type(result[1]) ~= 'table' or not result[2] then break end
+  local jobId, hash = result[2], result[1]
+  local data, webhookId, late, session, score
+  for i = 1, #hash, 2 do
+    local field = hash[i]
+    if field == 'data' then data = hash[i + 1]
+    elseif field == 'deid' then webhookId = hash[i + 1]
+    elseif field == '${JOB_FIELDS.session}' then session = hash[i + 1]
+    elseif field == '${JOB_FIELDS.timestamp}' then score = hash[i + 1]
+    elseif field == LATE then late = true end
   end
-  return result
+  local keyed = session ~= nil
+  if not keyed and data then
+    session = string.match(data, '"sessionId"%s*:%s*"([^"\\\\]*)"')
+    if session and (session == '' or #session > ${MAX_KEY_SESSION_ID}
+      or string.sub(session, 1, ${HASHED.length}) == '${HASHED}') then session = nil end
+  end
+  local turn
+  if session and webhookId and parked < ${MAX_PARKED} then
+    pendingKey = prefix .. 'ordering:' .. session .. '${PENDING_SUFFIX}'
+    me, member = jobId, webhookId .. ' ' .. jobId
+${TAKE_TURN_FAST}
+    if not turn then turn = ${ORDERING}.acquire(late) end
+  else
+    turn = {'defer'}
+  end
+  if turn[1] ~= 'wait' then
+    -- The session's key part only where the caller cannot read it from the job's hash (\`pfs\`).
+    if turn[1] ~= 'defer' and not keyed then turn[3] = session end
+    result[5] = turn
+    break
+  end
+  -- Made here, on a park only: a function defined in a branch is made when the branch runs.
+  ${asFunction('bullmqMoveToDelayed', scripts.moveToDelayed)}
+  bullmqMoveToDelayed({prefix .. 'marker', prefix .. 'active', prefix .. 'prioritized', prefix .. 'delayed',
+    prefix .. jobId, prefix .. 'events', prefix .. 'meta', prefix .. 'stalled', prefix .. 'wait', prefix .. 'limiter',
+    prefix .. 'paused', prefix .. 'pc'},
+    {prefix, ${argv.timestamp}, jobId, cmsgpack.unpack(${argv.packedOpts})['token'], ${argv.parkMs}, '1', '', '0', ''})
+${fetchNext}
 end
+return result
 `
 
+/** At most this many jobs parked by one fetch; the next is then deferred to the processor. */
+const MAX_PARKED = 20
+
 /**
+ * What both fused scripts add around BullMQ's (\`takeTurns\`): a job BullMQ has just moved to active (and locked
+ * with \`token\`) takes its session's turn (\`acquire\`); one whose turn it is not is parked in delayed for
+ * \`parkMs\`, as the processor did with \`job.moveToDelayed\` (its attempts untouched), and the next job is fetched
+ * in its place. The result gets a fifth element that BullMQ ignores: {turn, newest, sessionKey}, the turn being
+ * \`go\` or \`late\` (taken here; sessionKey only when the job's hash has no \`pfs\`: the caller reads it there, and
+ * the member from \`deid\`, keeping the reply short) or \`defer\` (the processor reads the event and takes the turn itself, with
+ * ACQUIRE: an event the receiver did not register, or without a session; one enqueued without its place in its
+ * hash whose session id is escaped in its JSON, longer than 128 bytes or starting with \`sha256:\` (its key part is
+ * then a hash, \`sessionOf\`); a fetch after too many parked jobs).
+ *
  * BullMQ's moveToActive (KEYS and ARGV[1..3] as BullMQ passes them) that hands on only a job whose session's
- * turn it is (`TAKE_TURNS`). ARGV[4]: the ordering state's time-to-live (ms); ARGV[5]: how long a parked job
- * waits in delayed (ms).
+ * turn it is. ARGV[4]: the ordering state's time-to-live (ms); ARGV[5]: how long a parked job waits in delayed (ms).
  */
 const fusedMoveToActive = (scripts: BullmqScripts) => `${ORDERING_FUNCTIONS}
 ${asFunction('bullmqMoveToActive', scripts.moveToActive)}
-${asFunction('bullmqMoveToDelayed', scripts.moveToDelayed)}
-${TAKE_TURNS}
 prefix, ttl = ARGV[1], ARGV[4]
-local fetch = function() return bullmqMoveToActive(KEYS, {ARGV[1], ARGV[2], ARGV[3]}) end
-return takeTurns(fetch(), ARGV[3], ARGV[2], ARGV[5], fetch)
-`
+local result = bullmqMoveToActive(KEYS, {ARGV[1], ARGV[2], ARGV[3]})
+${takeTurns(
+  scripts,
+  { packedOpts: 'ARGV[3]', timestamp: 'ARGV[2]', parkMs: 'ARGV[5]' },
+  'result = bullmqMoveToActive(KEYS, {ARGV[1], ARGV[2], ARGV[3]})',
+)}`
 
 /**
  * BullMQ's moveToFinished (KEYS and ARGV[1..9] as BullMQ passes them), followed by RELEASE for a completed job
  * that held its session's turn (ARGV[10]: its session key part, ARGV[11]: its pending member, both empty
- * otherwise), its next job handed on only in its session's turn (`TAKE_TURNS`). ARGV[12]: the state's
+ * otherwise), its next job handed on only in its session's turn (\`takeTurns\`). ARGV[12]: the state's
  * time-to-live (ms); ARGV[13]: how long a parked job waits in delayed (ms).
  */
 const fusedMoveToFinished = (scripts: BullmqScripts) => `${ORDERING_FUNCTIONS}
 ${asFunction('bullmqMoveToFinished', scripts.moveToFinished)}
-${asFunction('bullmqMoveToActive', scripts.moveToActive)}
-${asFunction('bullmqMoveToDelayed', scripts.moveToDelayed)}
-${TAKE_TURNS}
 prefix, ttl = ARGV[7], ARGV[12]
-local finished = bullmqMoveToFinished(KEYS, ARGV)
+local result = bullmqMoveToFinished(KEYS, ARGV)
 -- As RELEASE did before the completion, unless another copy of the job holds its lock (BullMQ's -6): with the
 -- lock gone or deleted by the completion, the job leaves its session, which goes on; before the turn of the
 -- job the completion fetched, which may be the session's next event.
-if ARGV[10] ~= '' and finished ~= -6 then
+if ARGV[10] ~= '' and result ~= -6 then
   pendingKey = prefix .. 'ordering:' .. ARGV[10] .. '${PENDING_SUFFIX}'
   me, member = ARGV[1], ARGV[11]
 ${LEAVE_FAST}
 end
-return takeTurns(finished, ARGV[8], ARGV[2], ARGV[13], function()
-  return bullmqMoveToActive({KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8], KEYS[9], KEYS[10],
-    KEYS[14]}, {ARGV[7], ARGV[2], ARGV[8]})
-end)
-`
+${takeTurns(
+  scripts,
+  { packedOpts: 'ARGV[8]', timestamp: 'ARGV[2]', parkMs: 'ARGV[13]' },
+  `${asFunction('bullmqMoveToActive', scripts.moveToActive)}
+  result = bullmqMoveToActive({KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8], KEYS[9],
+    KEYS[10], KEYS[14]}, {ARGV[7], ARGV[2], ARGV[8]})`,
+)}`
 
 type BullmqScripts = Record<'moveToActive' | 'moveToFinished' | 'moveToDelayed', { content: string }>
 

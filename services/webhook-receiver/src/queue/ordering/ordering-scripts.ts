@@ -20,10 +20,10 @@ export const TAKE_TURN_FAST = `
     end
   end`
 
-/** The hand-on, written out where it runs: the job leaves its session; only a parked event needs more. */
-export const LEAVE_FAST = `
-  rcall('ZREM', pendingKey, member, '!run ' .. member, '!park ' .. member)
-  if rcall('ZCOUNT', pendingKey, PARK, PARK) > 0 then ordering().handOn() end`
+/** The job leaves its session; \`handOn\` (how the script reaches the functions' \`handOn\`) runs if events wait parked. */
+const leaveExactly = (handOn: string) => `
+  rcall('ZREM', pendingKey, member, '!run ' .. member, '!park ' .. member, SOME_PARKED)
+  if rcall('ZCOUNT', pendingKey, PARK, PARK) > 0 then ${handOn} end`
 
 /**
  * The worker's side of per-session ordering, as Lua run atomically on the queue's slot.
@@ -33,13 +33,16 @@ export const LEAVE_FAST = `
  * (the dedup TTL, ms), the job's id, its pending member; ACQUIRE also its score and lock token, RELEASE and DEAD
  * the lock token (they do nothing once another copy of the job holds its lock).
  *
- * A session's whole state is its pending set, so that a job takes its turn, and hands it on, in two commands
- * each (the set is read once and written once), none of whose replies is a score (formatting a double is a
+ * A session's whole state is its pending set, so that a job usually takes its turn in two commands (the set read
+ * once and written once) and hands it on in one, none of whose replies is a score (formatting a double is a
  * microsecond of Redis's time). Its entries, by score:
  * - `!run <member>` (RUN): the event whose turn it is, from its take until it leaves (completed, or dead-lettered).
  *   It keeps the turn through its retries, and through its worker's crash until BullMQ's stalled-job check hands
  *   it on: no other event of the session runs meanwhile.
  * - `!park <member>` (PARK): an event waiting in delayed for its turn, which the event before it promotes.
+ * - `!parked` (SOME_PARKED, between the two): there whenever a `!park` entry is, so that the usual hand-on (one
+ *   `ZREM`, whose count says whether it removed it) learns whether any event waits without counting them; it may
+ *   outlive them (a promote by PARKED, a gone job dropped), which costs the next hand-on a count.
  * - `<webhookId> <jobId>` (the event's signed timestamp, ms): the events not yet handed on for good.
  * - `!newest -` (the timestamp): the newest signed timestamp handed on, among the events (told apart by name).
  * Timestamps (years 0000-9999) stay within ±2^49 ms, so the bands never meet and every score is an exact double.
@@ -56,15 +59,21 @@ local pendingKey, prefix, ttl, me, member
 -- \`!newest -\`: a worker of the earlier format (two keys per session), met during a rolling update, reads it as an
 -- event whose job is gone and drops it, where \`!newest\` alone would fail its script.
 local RUN, PARK, NEWEST = '-4503599627370496', '-2251799813685248', '!newest -'
+local SOME_PARKED_SCORE, SOME_PARKED = '-3377699720527872', '!parked'
 local EVENTS = '(-562949953421312'
 local LATE = '${JOB_FIELDS.late}'
 
--- The functions, made on a script's first need of them: each closure made costs a script call about as much as
--- a command does, and the usual take and hand-on (\`TAKE_TURN_FAST\`, \`LEAVE_FAST\`, written out where they run)
--- need none.
+-- The functions, made by \`ORDERING\` on a script's first need of them.
 local made
-local function ordering()
-  if made then return made end
+`
+
+/**
+ * The functions (a table: \`acquire\`, \`leave\`, \`release\`, \`handOn\`…) as a Lua expression, made on a script's
+ * first need of them: each closure made costs a script call about as much as a command does, and one made at the
+ * top of a script is made on every call. Written out at each place of need (a function literal becomes a closure
+ * only where it runs), so the usual take and hand-on (\`TAKE_TURN_FAST\`, \`LEAVE_FAST\`) make none.
+ */
+export const ORDERING = `(made or (function()
   local function jobIdOf(entry) return string.match(entry, ' (%S+)$') end
   local function webhookIdOf(entry) return string.match(entry, '^(.*) %S+$') or entry end
 
@@ -145,10 +154,11 @@ local function ordering()
     rcall('HSET', prefix .. id, 'delay', 0)
   end
 
-  -- An event waits parked: the one whose turn it now is goes back to wait.
+  -- An event waits parked: the one whose turn it now is goes back to wait; \`!parked\` stays while others wait.
   local function handOn()
     local holder = turnHolder()
     if holder and rcall('ZREM', pendingKey, '!park ' .. holder) == 1 then promote(jobIdOf(holder)) end
+    if rcall('ZCOUNT', pendingKey, PARK, PARK) > 0 then rcall('ZADD', pendingKey, SOME_PARKED_SCORE, SOME_PARKED) end
   end
 
   -- The job takes the turn (its \`!run\` entry, and \`!newest\` if it is newer) and learns whether it is late: older
@@ -172,7 +182,7 @@ local function ordering()
     score = rcall('ZSCORE', pendingKey, member)
     if not score then return {'defer'} end
     if turnHolder() ~= member then
-      rcall('ZADD', pendingKey, PARK, '!park ' .. member)
+      rcall('ZADD', pendingKey, PARK, '!park ' .. member, SOME_PARKED_SCORE, SOME_PARKED)
       return {'wait'}
     end
     rcall('ZREM', pendingKey, '!park ' .. member)
@@ -183,7 +193,7 @@ local function ordering()
   -- whether another copy of the job holds its lock; DEAD's end too. The job leaves the session; if events wait
   -- parked, the one whose turn it now is goes back to wait.
   local function leave()
-  ${LEAVE_FAST}
+  ${leaveExactly('handOn()')}
     return 1
   end
 
@@ -195,8 +205,17 @@ local function ordering()
   made = { acquire = acquire, leave = leave, release = release, supplanted = supplanted, turnHolder = turnHolder,
     wentOnWithout = wentOnWithout, handOn = handOn, promote = promote }
   return made
-end
-`
+end)())`
+
+/**
+ * The usual hand-on, inside BullMQ's move to completed (\`fusedMoveToFinished\`), for a job that took its turn there
+ * (its entry and \`!run\` entry are in the set, its \`!park\` entry is not): one \`ZREM\`, which removes two entries
+ * unless \`!parked\` was there too; only then are the parked events counted, and the next one handed on.
+ */
+export const LEAVE_FAST = `
+  if rcall('ZREM', pendingKey, member, '!run ' .. member, '!park ' .. member, SOME_PARKED) ~= 2 then
+    if rcall('ZCOUNT', pendingKey, PARK, PARK) > 0 then ${ORDERING}.handOn() end
+  end`
 
 /** The functions' state from the standalone scripts' KEYS and ARGV (see `ORDERING_FUNCTIONS`). */
 const COMMON =
@@ -216,7 +235,7 @@ export const ACQUIRE =
   COMMON +
   `
 if rcall('ZADD', pendingKey, 'NX', ARGV[5], member) == 1 then rcall('PEXPIRE', pendingKey, ttl) end
-return ordering().acquire(rcall('HGET', prefix .. me, LATE) ~= false)`
+return ${ORDERING}.acquire(rcall('HGET', prefix .. me, LATE) ~= false)`
 
 /**
  * Run after the job was moved to delayed: if its turn came meanwhile (the holder finished between ACQUIRE and
@@ -225,7 +244,7 @@ return ordering().acquire(rcall('HGET', prefix .. me, LATE) ~= false)`
 export const PARKED =
   COMMON +
   `
-local o = ordering()
+local o = ${ORDERING}
 if o.turnHolder() == member and rcall('ZREM', pendingKey, '!park ' .. member) == 1 then
   o.promote(me)
   return 1
@@ -233,7 +252,7 @@ end
 return 0`
 
 /** The job's handler succeeded: it leaves the session, which hands on its next event. */
-export const RELEASE = COMMON + `return ordering().release(ARGV[5])`
+export const RELEASE = COMMON + `return ${ORDERING}.release(ARGV[5])`
 
 /**
  * The job's last attempt failed: it leaves the session (marked late, for its replay), the session goes on, and
@@ -242,7 +261,7 @@ export const RELEASE = COMMON + `return ordering().release(ARGV[5])`
 export const DEAD =
   COMMON +
   `
-local o = ordering()
+local o = ${ORDERING}
 if o.supplanted(ARGV[5]) then return '' end
 rcall('HSET', prefix .. me, LATE, 1)
 o.leave()

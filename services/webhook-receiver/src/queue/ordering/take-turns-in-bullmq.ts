@@ -3,15 +3,15 @@ import type { Logger } from '@pf/service-kit'
 import { BULLMQ_VERSION_PINNED } from '../enqueue/create-job-adder'
 import type { RedisConnection } from '../redis/create-redis-connection'
 import { fusedOrderingScripts } from './fused-ordering-scripts'
+import { JOB_FIELDS } from './session-keys'
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const installedBullmq = (require('bullmq/package.json') as { version: string }).version
 
-/** The turn BullMQ's move to active took for a job (`fusedMoveToActive`'s fifth element). */
+/** The turn BullMQ's move to active took for a job (from \`fusedMoveToActive\`'s fifth element). */
 export interface TakenTurn {
-  /** `go` or `late`: taken; `defer`: for the processor to take (ACQUIRE). */
-  turn: 'go' | 'late' | 'defer'
-  /** The session's newest timestamp handed on (ms), with `go` and `late`. */
+  turn: 'go' | 'late'
+  /** The session's newest timestamp handed on (ms). */
   newest: string
   sessionKey: string
   member: string
@@ -64,25 +64,34 @@ export function takeTurnsInBullmq(
   const [ttl, park] = [String(ttlMs), String(parkMs)]
   const taken = new Map<string, TakenTurn>()
   const releasing = new Map<string, TakenTurn>()
+  // A turn taken ('go', 'late') is kept for the processor; with 'defer' it takes the turn itself. The session's key
+  // part and the member are read from the job's hash (\`pfs\`, \`deid\`) unless the reply names the session.
   const noted = (result: unknown) => {
     const turn = Array.isArray(result) ? (result[4] as string[] | undefined) : undefined
-    if (turn && Array.isArray(result)) {
-      const [kind, newest, sessionKey, member] = turn
-      taken.set(String(result[1]), {
-        turn: kind as TakenTurn['turn'],
-        newest,
-        sessionKey,
-        member,
-      } as TakenTurn)
+    if (!turn || (turn[0] !== 'go' && turn[0] !== 'late')) return result
+    const [kind, newest, parsedSession] = turn
+    const jobId = String((result as unknown[])[1])
+    const hash = (result as unknown[])[0] as string[]
+    let sessionKey = parsedSession
+    let webhookId = ''
+    for (let i = 0; i < hash.length; i += 2) {
+      if (hash[i] === 'deid') webhookId = hash[i + 1]!
+      else if (hash[i] === JOB_FIELDS.session) sessionKey ??= hash[i + 1]
     }
+    taken.set(jobId, {
+      turn: kind,
+      newest: newest!,
+      sessionKey: sessionKey ?? '',
+      member: `${webhookId} ${jobId}`,
+    })
     return result
   }
   const scripts = (worker as unknown as { scripts: { execCommand: Exec } }).scripts
   const execCommand = scripts.execCommand.bind(scripts)
-  scripts.execCommand = async (client, name, args) => {
-    const scripted = connection as unknown as Scripted
+  const scripted = connection as unknown as Scripted
+  scripts.execCommand = (client, name, args) => {
     // One array each, which ioredis flattens as it does BullMQ's own.
-    if (name === 'moveToActive') return noted(await scripted.pfOrderedMoveToActive!(args, ttl, park))
+    if (name === 'moveToActive') return scripted.pfOrderedMoveToActive!(args, ttl, park).then(noted)
     if (name === 'moveToFinished') {
       const jobId = String(args[FINISHED_JOB_ID])
       const turn = releasing.get(jobId)
@@ -94,7 +103,7 @@ export function takeTurnsInBullmq(
       own[FINISHED_ARGS + 1] = turn?.member ?? ''
       own[FINISHED_ARGS + 2] = ttl
       own[FINISHED_ARGS + 3] = park
-      return noted(await scripted.pfOrderedMoveToFinished!(own))
+      return scripted.pfOrderedMoveToFinished!(own).then(noted)
     }
     if (name === 'moveToDelayed' && args[DELAYED_FETCH_NEXT] === 1) {
       const own = [...args]
