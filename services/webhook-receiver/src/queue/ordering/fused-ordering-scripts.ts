@@ -38,19 +38,26 @@ for parked = 0, ${MAX_PARKED} do
     if session and (session == '' or #session > ${MAX_KEY_SESSION_ID}
       or string.sub(session, 1, ${HASHED.length}) == '${HASHED}') then session = nil end
   end
-  local turn
+  local taken, newest
   if session and webhookId and parked < ${MAX_PARKED} then
     pendingKey = prefix .. 'ordering:' .. session .. '${PENDING_SUFFIX}'
     me, member = jobId, webhookId .. ' ' .. jobId
 ${TAKE_TURN_FAST}
-    if not turn then turn = ${ORDERING}.acquire(late) end
+    if not taken then
+      local turn = ${ORDERING}.acquire(late)
+      taken, newest = turn[1], turn[2]
+    end
   else
-    turn = {'defer'}
+    taken = 'defer'
   end
-  if turn[1] ~= 'wait' then
-    -- The session's key part only where the caller cannot read it from the job's hash (\`pfs\`).
-    if turn[1] ~= 'defer' and not keyed then turn[3] = session end
-    result[5] = turn
+  if taken ~= 'wait' then
+    -- 'go' alone where the caller reads the session from the job's hash (\`pfs\`): a nested table costs Redis's
+    -- reply more than a string; else {turn, newest, the session's key part where the hash has none}.
+    if taken == 'go' and keyed then result[5] = 'go'
+    else
+      result[5] = {taken, newest or ''}
+      if taken ~= 'defer' and not keyed then result[5][3] = session end
+    end
     break
   end
   -- Made here, on a park only: a function defined in a branch is made when the branch runs.
@@ -71,9 +78,10 @@ const MAX_PARKED = 20
  * What both fused scripts add around BullMQ's (\`takeTurns\`): a job BullMQ has just moved to active (and locked
  * with \`token\`) takes its session's turn (\`acquire\`); one whose turn it is not is parked in delayed for
  * \`parkMs\`, as the processor did with \`job.moveToDelayed\` (its attempts untouched), and the next job is fetched
- * in its place. The result gets a fifth element that BullMQ ignores: {turn, newest, sessionKey}, the turn being
- * \`go\` or \`late\` (taken here; sessionKey only when the job's hash has no \`pfs\`: the caller reads it there, and
- * the member from \`deid\`, keeping the reply short) or \`defer\` (the processor reads the event and takes the turn itself, with
+ * in its place. The result gets a fifth element that BullMQ ignores: \`go\` (the turn taken, the job not late; the
+ * caller reads the session's key part from the job's hash, \`pfs\`, and the member from \`deid\`), or {turn, newest,
+ * sessionKey}, the turn being \`go\` or \`late\` (taken here; sessionKey only when the hash has no \`pfs\`) or
+ * \`defer\` (the processor reads the event and takes the turn itself, with
  * ACQUIRE: an event the receiver did not register, or without a session; one enqueued without its place in its
  * hash whose session id is escaped in its JSON, longer than 128 bytes or starting with \`sha256:\` (its key part is
  * then a hash, \`sessionOf\`); a fetch after too many parked jobs).

@@ -1,21 +1,21 @@
 import { JOB_FIELDS } from './session-keys'
 
 /**
- * The usual take, written out where it runs (no closure made; `ORDERING_FUNCTIONS` in scope): the job is first
- * in its session's pending set (`!newest -` maybe before it: nothing running or parked), and its timestamp
- * (`score`) is known: one unscored read and one write, whose count of changed entries says whether the newest
- * timestamp moved (it did not: the job is late, or a tie). In scope: `late`, `score` (nil: unknown), `turn`, set
- * to {'go' | 'late', newest} when settled here.
+ * The usual take, written out where it runs (no closure made; \`ORDERING_FUNCTIONS\` in scope): the job is first
+ * in its session's pending set (\`!newest -\` maybe before it: nothing running or parked), and its timestamp
+ * (\`score\`) is known: one unscored read and one write, whose count of changed entries says whether the newest
+ * timestamp moved (it did not: the job is late, or a tie). In scope: \`late\`, \`score\` (nil: unknown), and
+ * \`taken\` and \`newest\`, set here to 'go' | 'late' and the session's newest timestamp when the take is settled.
  */
 export const TAKE_TURN_FAST = `
   if score then
     local firsts = rcall('ZRANGE', pendingKey, 0, 1)
     if firsts[1] == member or (firsts[1] == NEWEST and firsts[2] == member) then
       if rcall('ZADD', pendingKey, 'GT', 'CH', RUN, '!run ' .. member, score, NEWEST) == 2 and not late then
-        turn = {'go', score}
+        taken, newest = 'go', score
       else
-        local newest = rcall('ZSCORE', pendingKey, NEWEST)
-        if late or tonumber(score) < tonumber(newest) then turn = {'late', newest} else turn = {'go', newest} end
+        newest = rcall('ZSCORE', pendingKey, NEWEST)
+        if late or tonumber(score) < tonumber(newest) then taken = 'late' else taken = 'go' end
       end
     end
   end`
@@ -176,9 +176,9 @@ export const ORDERING = `(made or (function()
   -- \`late\`: the job carries \`pflate\`; \`score\`: its timestamp, when its hash has it. Returns {'go' | 'late',
   -- newest} | {'wait'} | {'defer'} (not in the set: the processor's ACQUIRE registers it).
   local function acquire(late, score)
-    local turn
+    local taken, newest
   ${TAKE_TURN_FAST}
-    if turn then return turn end
+    if taken then return {taken, newest} end
     score = rcall('ZSCORE', pendingKey, member)
     if not score then return {'defer'} end
     if turnHolder() ~= member then

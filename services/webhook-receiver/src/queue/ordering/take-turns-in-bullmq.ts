@@ -8,7 +8,7 @@ import { JOB_FIELDS } from './session-keys'
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const installedBullmq = (require('bullmq/package.json') as { version: string }).version
 
-/** The turn BullMQ's move to active took for a job (from \`fusedMoveToActive\`'s fifth element). */
+/** The turn BullMQ's move to active took for a job (from `fusedMoveToActive`'s fifth element). */
 export interface TakenTurn {
   turn: 'go' | 'late'
   /** The session's newest timestamp handed on (ms). */
@@ -65,11 +65,11 @@ export function takeTurnsInBullmq(
   const taken = new Map<string, TakenTurn>()
   const releasing = new Map<string, TakenTurn>()
   // A turn taken ('go', 'late') is kept for the processor; with 'defer' it takes the turn itself. The session's key
-  // part and the member are read from the job's hash (\`pfs\`, \`deid\`) unless the reply names the session.
+  // part and the member are read from the job's hash (`pfs`, `deid`) unless the reply names the session.
   const noted = (result: unknown) => {
-    const turn = Array.isArray(result) ? (result[4] as string[] | undefined) : undefined
-    if (!turn || (turn[0] !== 'go' && turn[0] !== 'late')) return result
-    const [kind, newest, parsedSession] = turn
+    const turn = Array.isArray(result) ? (result[4] as string | string[] | undefined) : undefined
+    const [kind, newest = '', parsedSession] = typeof turn === 'string' ? [turn] : (turn ?? [])
+    if (kind !== 'go' && kind !== 'late') return result
     const jobId = String((result as unknown[])[1])
     const hash = (result as unknown[])[0] as string[]
     let sessionKey = parsedSession
@@ -80,7 +80,7 @@ export function takeTurnsInBullmq(
     }
     taken.set(jobId, {
       turn: kind,
-      newest: newest!,
+      newest,
       sessionKey: sessionKey ?? '',
       member: `${webhookId} ${jobId}`,
     })
