@@ -272,6 +272,8 @@ describe('recording a list refresh for the watches (replicas refreshing at diffe
     cleanup.add(rescreener, (r) => r.stop())
     rescreener.start()
     await eventually(async () => {
+      // The wake comes after the change's commit (the drain returns first): a poll may see `done` before it.
+      if (woken === 0) return false
       const { rows } = await pool.query(
         `SELECT count(*)::int AS n FROM watch_list_changes WHERE status = 'pending'`,
       )
