@@ -13,7 +13,7 @@ const takeTurns = (
   argv: { packedOpts: string; timestamp: string; parkMs: string },
   fetchNext: string,
 ) => `
--- Written out, not a function: a closure made costs a script call about as much as a command, and this runs on
+-- Written out, not a function: a closure made costs a script call a fifth to a third of a command, and this runs on
 -- every fetch. Per job fetched: its session key part, webhookId (its dedup id), timestamp and lateness from its
 -- hash as the receiver wrote them (\`pfs\`, \`pfts\`, \`pflate\`), or for a job enqueued without them, its session id
 -- read from its envelope without decoding it (nil when not plainly there), a guess until \`acquire\` finds the job
@@ -75,16 +75,16 @@ return result
 const MAX_PARKED = 20
 
 /**
- * What both fused scripts add around BullMQ's (\`takeTurns\`): a job BullMQ has just moved to active (and locked
- * with \`token\`) takes its session's turn (\`acquire\`); one whose turn it is not is parked in delayed for
- * \`parkMs\`, as the processor did with \`job.moveToDelayed\` (its attempts untouched), and the next job is fetched
- * in its place. The result gets a fifth element that BullMQ ignores: \`go\` (the turn taken, the job not late; the
- * caller reads the session's key part from the job's hash, \`pfs\`, and the member from \`deid\`), or {turn, newest,
- * sessionKey}, the turn being \`go\` or \`late\` (taken here; sessionKey only when the hash has no \`pfs\`) or
- * \`defer\` (the processor reads the event and takes the turn itself, with
+ * What both fused scripts add around BullMQ's (`takeTurns`): a job BullMQ has just moved to active (and locked
+ * with `token`) takes its session's turn (`acquire`); one whose turn it is not is parked in delayed for
+ * `parkMs`, as the processor did with `job.moveToDelayed` (its attempts untouched), and the next job is fetched
+ * in its place. The result gets a fifth element that BullMQ ignores: `go` (the turn taken, the job not late; the
+ * caller reads the session's key part from the job's hash, `pfs`, and the member from `deid`), or {turn, newest,
+ * sessionKey}, the turn being `go` or `late` (taken here; sessionKey only when the hash has no `pfs`) or
+ * `defer` (the processor reads the event and takes the turn itself, with
  * ACQUIRE: an event the receiver did not register, or without a session; one enqueued without its place in its
- * hash whose session id is escaped in its JSON, longer than 128 bytes or starting with \`sha256:\` (its key part is
- * then a hash, \`sessionOf\`); a fetch after too many parked jobs).
+ * hash whose session id is escaped in its JSON, longer than 128 bytes or starting with `sha256:` (its key part is
+ * then a hash, `sessionOf`); a fetch after too many parked jobs).
  *
  * BullMQ's moveToActive (KEYS and ARGV[1..3] as BullMQ passes them) that hands on only a job whose session's
  * turn it is. ARGV[4]: the ordering state's time-to-live (ms); ARGV[5]: how long a parked job waits in delayed (ms).
@@ -102,7 +102,7 @@ ${takeTurns(
 /**
  * BullMQ's moveToFinished (KEYS and ARGV[1..9] as BullMQ passes them), followed by RELEASE for a completed job
  * that held its session's turn (ARGV[10]: its session key part, ARGV[11]: its pending member, both empty
- * otherwise), its next job handed on only in its session's turn (\`takeTurns\`). ARGV[12]: the state's
+ * otherwise), its next job handed on only in its session's turn (`takeTurns`). ARGV[12]: the state's
  * time-to-live (ms); ARGV[13]: how long a parked job waits in delayed (ms).
  */
 const fusedMoveToFinished = (scripts: BullmqScripts) => `${ORDERING_FUNCTIONS}

@@ -1,11 +1,11 @@
 import { JOB_FIELDS } from './session-keys'
 
 /**
- * The usual take, written out where it runs (no closure made; \`ORDERING_FUNCTIONS\` in scope): the job is first
- * in its session's pending set (\`!newest -\` maybe before it: nothing running or parked), and its timestamp
- * (\`score\`) is known: one unscored read and one write, whose count of changed entries says whether the newest
- * timestamp moved (it did not: the job is late, or a tie). In scope: \`late\`, \`score\` (nil: unknown), and
- * \`taken\` and \`newest\`, set here to 'go' | 'late' and the session's newest timestamp when the take is settled.
+ * The usual take, written out where it runs (no closure made; `ORDERING_FUNCTIONS` in scope): the job is first
+ * in its session's pending set (`!newest -` maybe before it: nothing running or parked), and its timestamp
+ * (`score`) is known: one unscored read and one write, whose count of changed entries says whether the newest
+ * timestamp moved (it did not: the job is late, or a tie). In scope: `late`, `score` (nil: unknown), and
+ * `taken` and `newest`, set here to 'go' | 'late' and the session's newest timestamp when the take is settled.
  */
 export const TAKE_TURN_FAST = `
   if score then
@@ -20,7 +20,7 @@ export const TAKE_TURN_FAST = `
     end
   end`
 
-/** The job leaves its session; \`handOn\` (how the script reaches the functions' \`handOn\`) runs if events wait parked. */
+/** The job leaves its session; `handOn` (how the script reaches the functions' `handOn`) runs if events wait parked. */
 const leaveExactly = (handOn: string) => `
   rcall('ZREM', pendingKey, member, '!run ' .. member, '!park ' .. member, SOME_PARKED)
   if rcall('ZCOUNT', pendingKey, PARK, PARK) > 0 then ${handOn} end`
@@ -68,10 +68,10 @@ local made
 `
 
 /**
- * The functions (a table: \`acquire\`, \`leave\`, \`release\`, \`handOn\`…) as a Lua expression, made on a script's
- * first need of them: each closure made costs a script call about as much as a command does, and one made at the
+ * The functions (a table: `acquire`, `leave`, `release`, `handOn`…) as a Lua expression, made on a script's
+ * first need of them: each closure made costs a script call a fifth to a third of a command, and one made at the
  * top of a script is made on every call. Written out at each place of need (a function literal becomes a closure
- * only where it runs), so the usual take and hand-on (\`TAKE_TURN_FAST\`, \`LEAVE_FAST\`) make none.
+ * only where it runs), so the usual take and hand-on (`TAKE_TURN_FAST`, `LEAVE_FAST`) make none.
  */
 export const ORDERING = `(made or (function()
   local function jobIdOf(entry) return string.match(entry, ' (%S+)$') end
@@ -208,9 +208,9 @@ export const ORDERING = `(made or (function()
 end)())`
 
 /**
- * The usual hand-on, inside BullMQ's move to completed (\`fusedMoveToFinished\`), for a job that took its turn there
- * (its entry and \`!run\` entry are in the set, its \`!park\` entry is not): one \`ZREM\`, which removes two entries
- * unless \`!parked\` was there too; only then are the parked events counted, and the next one handed on.
+ * The usual hand-on, inside BullMQ's move to completed (`fusedMoveToFinished`), for a job that took its turn there
+ * (its entry and `!run` entry are in the set, its `!park` entry is not): one `ZREM`, which removes two entries
+ * unless `!parked` was there too; only then are the parked events counted, and the next one handed on.
  */
 export const LEAVE_FAST = `
   if rcall('ZREM', pendingKey, member, '!run ' .. member, '!park ' .. member, SOME_PARKED) ~= 2 then
