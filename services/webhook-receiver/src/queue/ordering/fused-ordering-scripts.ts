@@ -1,5 +1,5 @@
 import { LEAVE_FAST, ORDERING, ORDERING_FUNCTIONS, TAKE_TURN_FAST } from './ordering-scripts'
-import { JOB_FIELDS, PENDING_SUFFIX } from './session-keys'
+import { JOB_FIELDS, pendingKeyLua } from './session-keys'
 import { HASHED, MAX_KEY_SESSION_ID } from './session-of'
 
 type BullmqScript = Record<string, { content: string }>
@@ -40,7 +40,7 @@ for parked = 0, ${MAX_PARKED} do
   end
   local taken, newest
   if session and webhookId and parked < ${MAX_PARKED} then
-    pendingKey = prefix .. 'ordering:' .. session .. '${PENDING_SUFFIX}'
+    pendingKey = ${pendingKeyLua('prefix', 'session')}
     me, member = jobId, webhookId .. ' ' .. jobId
 ${TAKE_TURN_FAST}
     if not taken then
@@ -113,7 +113,7 @@ local result = bullmqMoveToFinished(KEYS, ARGV)
 -- lock gone or deleted by the completion, the job leaves its session, which goes on; before the turn of the
 -- job the completion fetched, which may be the session's next event.
 if ARGV[10] ~= '' and result ~= -6 then
-  pendingKey = prefix .. 'ordering:' .. ARGV[10] .. '${PENDING_SUFFIX}'
+  pendingKey = ${pendingKeyLua('prefix', 'ARGV[10]')}
   me, member = ARGV[1], ARGV[11]
 ${LEAVE_FAST}
 end

@@ -1,4 +1,4 @@
-import { JOB_FIELDS, PENDING_SUFFIX } from './session-keys'
+import { JOB_FIELDS, pendingKeyLua } from './session-keys'
 import type { EventPlace } from './session-of'
 
 /**
@@ -10,7 +10,7 @@ import type { EventPlace } from './session-of'
  */
 export const REGISTER_IN_ADD_SCRIPT = `
       if sessionKey ~= "" then
-        local pendingKey = prefix .. "ordering:" .. sessionKey .. "${PENDING_SUFFIX}"
+        local pendingKey = ${pendingKeyLua('prefix', 'sessionKey')}
         rcall("ZADD", pendingKey, score, deduplicationId .. " " .. jobId)
         rcall("PEXPIRE", pendingKey, ttl)
         rcall("HSET", jobIdKey, "${JOB_FIELDS.session}", sessionKey, "${JOB_FIELDS.timestamp}", score)

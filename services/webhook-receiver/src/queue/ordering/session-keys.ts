@@ -13,9 +13,14 @@ export interface SessionKeys {
  */
 export const JOB_FIELDS = { session: 'pfs', timestamp: 'pfts', late: 'pflate' } as const
 
-/** Where the enqueue script builds the same name: `<queueKeyPrefix>ordering:<sessionKey>:p`. */
-export const PENDING_SUFFIX = ':p'
+const PENDING_PART = 'ordering:'
+const PENDING_SUFFIX = ':p'
 
+/** `<queueKeyPrefix>ordering:<sessionKey>:p`. */
 export function sessionKeys(queueKeyPrefix: string, sessionKey: string): SessionKeys {
-  return { pending: `${queueKeyPrefix}ordering:${sessionKey}${PENDING_SUFFIX}` }
+  return { pending: `${queueKeyPrefix}${PENDING_PART}${sessionKey}${PENDING_SUFFIX}` }
 }
+
+/** The same name as a Lua expression, for the scripts that build it from the queue's prefix and a key part. */
+export const pendingKeyLua = (prefix: string, sessionKey: string) =>
+  `${prefix} .. '${PENDING_PART}' .. ${sessionKey} .. '${PENDING_SUFFIX}'`
