@@ -36,6 +36,11 @@ export interface StartServiceProcessOptions {
    * killed sandbox or test run leaves no service holding its port.
    */
   exitWithParent?: boolean
+  /**
+   * A command line this Node runs under, its program first (a bench's `['valgrind', '--tool=callgrind', …]`):
+   * the child is then that program, given this Node and its arguments.
+   */
+  runUnder?: string[]
 }
 
 /**
@@ -57,11 +62,16 @@ export function startServiceProcess({
   timeoutMs = 120_000,
   onLog,
   exitWithParent = true,
+  runUnder = [],
 }: StartServiceProcessOptions): Promise<ServiceProcess> {
   const tied = exitWithParent
     ? nodeChildTiedToParent
     : { execArgv: [], stdio: ['ignore', 'pipe', 'pipe'] as const }
-  const child = spawn(process.execPath, [...tied.execArgv, entry, ...args], {
+  const [program, ...programArgs] = [...runUnder, process.execPath, ...tied.execArgv, entry, ...args] as [
+    string,
+    ...string[],
+  ]
+  const child = spawn(program, programArgs, {
     cwd,
     env,
     stdio: [...tied.stdio],

@@ -1,6 +1,7 @@
 // `pnpm bench` for the webhook receiver and its worker (run after `pnpm build`).
 import { benchDeadLetters } from './dead-letters.bench'
 import { benchReceiver } from './receiver.bench'
+import { benchReceiverInstructions } from './receiver-instructions.bench'
 import { benchRedisInstructions } from './redis-instructions.bench'
 import { benchShards } from './shards.bench'
 import { benchTracing } from './tracing.bench'
@@ -27,6 +28,11 @@ async function main() {
   // without the latency rounds.
   if (args[0] === 'receiver' || args[0] === 'receiver-cpu') {
     console.table(await benchReceiver(Number(args[1] ?? 10), { latency: args[0] === 'receiver' }))
+    return
+  }
+  // `pnpm bench -- receiver-instructions`: the receiver's CPU target counted under valgrind (instructions).
+  if (args[0] === 'receiver-instructions') {
+    console.table(await benchReceiverInstructions())
     return
   }
   // `pnpm bench -- worker`: the worker against a bare BullMQ worker alone, with ordering off and on.

@@ -13,6 +13,10 @@ export interface LoadResult {
 export interface LoadOptions {
   url: string
   durationSeconds: number
+  /** Sends this many requests instead of running for `durationSeconds`. */
+  amount?: number
+  /** A request unanswered this long is an error (autocannon's default: 10 s). */
+  timeoutSeconds?: number
   connections: number
   /** Caps the whole run at this many requests per second (for latency at a given load). */
   rate?: number
@@ -24,6 +28,8 @@ export interface LoadOptions {
 export async function load({
   url,
   durationSeconds,
+  amount,
+  timeoutSeconds,
   connections,
   rate,
   nextRequest,
@@ -32,7 +38,8 @@ export async function load({
     url,
     method: 'POST',
     connections,
-    duration: durationSeconds,
+    ...(amount ? { amount } : { duration: durationSeconds }),
+    ...(timeoutSeconds ? { timeout: timeoutSeconds } : {}),
     ...(rate ? { overallRate: rate } : {}),
     requests: [
       {

@@ -1,25 +1,14 @@
 import { join } from 'node:path'
-import { signWebhook, SIGNATURE_HEADER } from '@pf/signing'
 import { startServiceProcess } from '@pf/testkit'
-import { createWebhookEvent } from '@pf/testkit/platform'
 import { redisCommand, startRedis } from '@pf/testkit/redis'
 import { load } from './load'
 import { openLoop } from './open-loop'
 import { processCpuMs } from './process-cpu'
+import { nextEvent, SECRET } from './signed-events'
 import { median, spread } from './stats'
 
-const SECRET = 'whsec_bench_secret'
 const service = join(__dirname, '..')
 const ROUNDS = 3
-
-/** A fresh, signed session.created per request: every request is a new event, none is a duplicate. */
-function nextEvent() {
-  const body = JSON.stringify(createWebhookEvent('session.created'))
-  return {
-    body,
-    headers: { 'content-type': 'application/json', [SIGNATURE_HEADER]: signWebhook(SECRET, body) },
-  }
-}
 
 /** Closed-loop load (64 connections) on one server, with the CPU time its process spent per request answered. */
 async function measure(url: string, pid: number, durationSeconds: number) {

@@ -1,23 +1,12 @@
-import { execFileSync, spawnSync } from 'node:child_process'
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { startRedis } from '@pf/testkit/redis'
+import { callgrindInstalled, callgrindWrapper, dumpInstructions, zeroCounts } from './callgrind'
 import { completed, fillQueue, startContender, type Contender } from './worker-contenders'
 import { createRedisConnection } from '../src/queue/redis/create-redis-connection'
 
 const JOBS = 2000
-
-/** Instructions of the newest callgrind dump in `dir` (its `summary:` or `totals:` line). */
-function dumpedInstructions(dir: string): number {
-  const newest = readdirSync(dir)
-    .filter((name) => name.startsWith('redis.'))
-    .map((name) => join(dir, name))
-    .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs)[0]
-  const line = newest && /^(?:summary|totals): (\d+)/m.exec(readFileSync(newest, 'utf8'))
-  if (!line) throw new Error(`no callgrind dump in ${dir}`)
-  return Number(line[1])
-}
 
 /**
  * What Redis does per job for each worker, counted rather than timed: `redis-server` runs under valgrind's
@@ -27,17 +16,14 @@ function dumpedInstructions(dir: string): number {
  */
 export async function benchRedisInstructions() {
   const row = (benchmark: string, value: string) => ({ benchmark, metric: 'instructions', value, target: '' })
-  if (spawnSync('callgrind_control', ['--version'], { stdio: 'ignore' }).status !== 0)
+  if (!callgrindInstalled())
     return [row('Redis instructions per job', 'skipped: valgrind (callgrind_control) is not installed')]
   const dir = mkdtempSync(join(tmpdir(), 'pf-callgrind-'))
-  // startRedis runs this in place of redis-server (same arguments), tied to this process as redis-server is.
-  const wrapper = join(dir, 'redis-under-callgrind')
-  writeFileSync(
-    wrapper,
-    `#!/bin/sh\nexec valgrind --tool=callgrind --callgrind-out-file=${dir}/redis.%p redis-server "$@"\n`,
-  )
-  chmodSync(wrapper, 0o755)
-  const redis = await startRedis({ binary: wrapper, readyTimeoutMs: 120_000 })
+  // startRedis runs the wrapper in place of redis-server (same arguments), tied to this process as redis-server is.
+  const redis = await startRedis({
+    binary: callgrindWrapper(dir, 'redis-server', 'redis'),
+    readyTimeoutMs: 120_000,
+  })
   const connection = createRedisConnection({ kind: 'url', url: redis.url, waitReplicas: 0 }, 'worker')
   try {
     const pid = /process_id:(\d+)/.exec(await connection.info('server'))?.[1]
@@ -46,12 +32,11 @@ export async function benchRedisInstructions() {
     for (const contender of ['bare', 'off', 'on'] as const) {
       const prefix = `{${contender}}`
       await fillQueue(redis.url, prefix, contender, JOBS)
-      execFileSync('callgrind_control', ['-z', pid], { stdio: 'ignore' })
+      zeroCounts(pid)
       const worker = startContender(contender, connection, prefix)
       await completed(worker, JOBS)
       await worker.close()
-      execFileSync('callgrind_control', ['-d', pid], { stdio: 'ignore' })
-      perJob[contender] = dumpedInstructions(dir) / JOBS
+      perJob[contender] = dumpInstructions(dir, 'redis', pid).all / JOBS
     }
     const thousands = (instructions: number) => `${Math.round(instructions / 1000)}k`
     return [
