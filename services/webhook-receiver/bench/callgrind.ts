@@ -1,6 +1,7 @@
 import { execFileSync, spawnSync } from 'node:child_process'
 import { chmodSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { redisCommand, startRedis } from '@pf/testkit/redis'
 
 /** Whether valgrind's callgrind (and its `callgrind_control`) can be run here. */
 export const callgrindInstalled = () =>
@@ -24,6 +25,24 @@ export function callgrindWrapper(dir: string, binary: string, name: string): str
   writeFileSync(wrapper, `#!/bin/sh\nexec ${underCallgrind(dir, name).join(' ')} ${binary} "$@"\n`)
   chmodSync(wrapper, 0o755)
   return wrapper
+}
+
+/**
+ * A private `redis-server` under callgrind (`startRedis` runs the wrapper in place of redis-server, tied to this
+ * process as redis-server is), its dumps in `dir`, and the pid to zero and dump.
+ */
+export async function startRedisUnderCallgrind(dir: string) {
+  const redis = await startRedis({
+    binary: callgrindWrapper(dir, 'redis-server', 'redis'),
+    readyTimeoutMs: 120_000,
+  })
+  const port = Number(new URL(redis.url).port)
+  const pid = /process_id:(\d+)/.exec(String(await redisCommand(port, ['INFO', 'server'])))?.[1]
+  if (!redis.isPrivate || !pid) {
+    await redis.stop()
+    throw new Error('redis-server did not start under callgrind')
+  }
+  return { redis, port, pid }
 }
 
 /** Zeroes the counts of a process under callgrind. */

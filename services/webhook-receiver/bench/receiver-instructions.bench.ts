@@ -2,11 +2,11 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { startServiceProcess, type ServiceProcess } from '@pf/testkit'
-import { redisCommand, startRedis } from '@pf/testkit/redis'
+import { redisCommand } from '@pf/testkit/redis'
 import {
   callgrindInstalled,
-  callgrindWrapper,
   dumpInstructions,
+  startRedisUnderCallgrind,
   type Counted,
   underCallgrind,
   zeroCounts,
@@ -29,7 +29,7 @@ const CPU_RATIO_TARGET = 2 / 3
  * receiver's events has its idle work taken off (its timers, measured while the hello-world ran, per second):
  * under callgrind a window lasts minutes, not the timed bench's seconds. What a count leaves out: the kernel (both
  * servers make one read and one write a request; the receiver adds one Redis write per batch of events). Skipped
- * without valgrind; about five minutes.
+ * without valgrind; about seven minutes here.
  */
 export async function benchReceiverInstructions() {
   const row = (benchmark: string, value: string, target = '') => ({
@@ -41,15 +41,9 @@ export async function benchReceiverInstructions() {
   if (!callgrindInstalled())
     return [row('receiver instructions per event', 'skipped: valgrind (callgrind_control) is not installed')]
   const dir = mkdtempSync(join(tmpdir(), 'pf-callgrind-'))
-  const redis = await startRedis({
-    binary: callgrindWrapper(dir, 'redis-server', 'redis'),
-    readyTimeoutMs: 120_000,
-  })
-  const redisPort = Number(new URL(redis.url).port)
+  const { redis, port: redisPort, pid: redisPid } = await startRedisUnderCallgrind(dir)
   const servers: ServiceProcess[] = []
   try {
-    const redisPid = /process_id:(\d+)/.exec(String(await redisCommand(redisPort, ['INFO', 'server'])))?.[1]
-    if (!redis.isPrivate || !redisPid) throw new Error('redis-server did not start under callgrind')
     const start = (name: string, entry: string, env: Record<string, string>, readyMessage: string) =>
       startServiceProcess({
         entry,
@@ -84,13 +78,16 @@ export async function benchReceiverInstructions() {
         })
       await send(WARM_UP)
       const pid = server.child.pid!
-      zeroCounts(pid)
+      // Redis's window is timed from its zeroing to its dump, the server's dump (seconds for V8's threads) included:
+      // its idle rate is taken off over that whole time.
+      const began = Date.now()
       zeroCounts(redisPid)
-      const [calls, began] = [await scriptCalls(), Date.now()]
+      zeroCounts(pid)
+      const calls = await scriptCalls()
       const answered = await send(COUNTED)
-      const seconds = (Date.now() - began) / 1000
       const instructions = dumpInstructions(dir, name, pid)
       const redisInstructions = dumpInstructions(dir, 'redis', redisPid)
+      const seconds = (Date.now() - began) / 1000
       if (answered.ok !== COUNTED)
         throw new Error(`${name} answered ${answered.ok} of ${COUNTED} requests 2xx`)
       return { instructions, redisInstructions, seconds, scriptCalls: (await scriptCalls()) - calls }

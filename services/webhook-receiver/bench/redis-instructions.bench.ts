@@ -1,8 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { startRedis } from '@pf/testkit/redis'
-import { callgrindInstalled, callgrindWrapper, dumpInstructions, zeroCounts } from './callgrind'
+import { callgrindInstalled, dumpInstructions, startRedisUnderCallgrind, zeroCounts } from './callgrind'
 import { completed, fillQueue, startContender, type Contender } from './worker-contenders'
 import { createRedisConnection } from '../src/queue/redis/create-redis-connection'
 
@@ -19,15 +18,9 @@ export async function benchRedisInstructions() {
   if (!callgrindInstalled())
     return [row('Redis instructions per job', 'skipped: valgrind (callgrind_control) is not installed')]
   const dir = mkdtempSync(join(tmpdir(), 'pf-callgrind-'))
-  // startRedis runs the wrapper in place of redis-server (same arguments), tied to this process as redis-server is.
-  const redis = await startRedis({
-    binary: callgrindWrapper(dir, 'redis-server', 'redis'),
-    readyTimeoutMs: 120_000,
-  })
+  const { redis, pid } = await startRedisUnderCallgrind(dir)
   const connection = createRedisConnection({ kind: 'url', url: redis.url, waitReplicas: 0 }, 'worker')
   try {
-    const pid = /process_id:(\d+)/.exec(await connection.info('server'))?.[1]
-    if (!redis.isPrivate || !pid) throw new Error('redis-server did not start under callgrind')
     const perJob: Record<Contender, number> = { bare: 0, off: 0, on: 0 }
     for (const contender of ['bare', 'off', 'on'] as const) {
       const prefix = `{${contender}}`
