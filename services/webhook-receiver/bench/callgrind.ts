@@ -20,7 +20,7 @@ export const underCallgrind = (dir: string, name: string, { threads = false } = 
 ]
 
 /** An executable in `dir` that runs `binary` under callgrind with the same arguments (for `startRedis`). */
-export function callgrindWrapper(dir: string, binary: string, name: string): string {
+function callgrindWrapper(dir: string, binary: string, name: string): string {
   const wrapper = join(dir, `${name}-under-callgrind`)
   writeFileSync(wrapper, `#!/bin/sh\nexec ${underCallgrind(dir, name).join(' ')} ${binary} "$@"\n`)
   chmodSync(wrapper, 0o755)

@@ -12,13 +12,13 @@ import {
   zeroCounts,
 } from './callgrind'
 import { load } from './load'
+import { CPU_RATIO_TARGET } from './receiver.bench'
 import { nextEvent, SECRET } from './signed-events'
 
 /** Requests each server answers before its count starts: V8 has compiled its hot code by then (steady counts). */
 const WARM_UP = 9000
 /** Requests counted. */
 const COUNTED = 3000
-const CPU_RATIO_TARGET = 2 / 3
 
 /**
  * The receiver's CPU target (issue 38) counted rather than timed: the hello-world, the receiver and Redis run

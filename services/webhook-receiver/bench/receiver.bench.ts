@@ -26,7 +26,7 @@ const cpuMicrosPer = (before: number | undefined, after: number | undefined, req
  * The issue's CPU target (issue 38): the receiver's CPU per accepted event, its own process plus Redis's, at
  * most two thirds of the hello-world's CPU per request in the same round.
  */
-const CPU_RATIO_TARGET = 2 / 3
+export const CPU_RATIO_TARGET = 2 / 3
 
 /**
  * Accepted events per second (verify + check + dedup + durable enqueue) against an Express 5 hello-world that

@@ -29,9 +29,9 @@ const DEDUPLICATION_ID_SLOT = '__pf_deduplication_id__'
  * delay, priority or LIFO. The same keys end with the same values (options decoded and re-encoded by the same
  * cmsgpack and cjson), without BullMQ's per-job set-up of two dozen Lua functions, which cost most of Redis's
  * time per job. The job's timestamp and the ttl stay the decimal strings they came as: BullMQ makes them Lua
- * numbers, which Redis writes back as the same digits (an integer, as `%.17g` or its shortest form), through a float formatting that
- * cost ~3 000 instructions each, a tenth of Redis's work per job (callgrind); delay and priority are formatted
- * so once per call. What cannot change while one script runs is done
+ * numbers, which Redis writes back as the same digits (an integer, by `%.17g` or its shortest form) through a
+ * float formatting of ~3 000 instructions each, a tenth of Redis's work per job (callgrind); delay and priority
+ * are formatted so once per call. What cannot change while one script runs is done
  * once per call rather than once per job, leaving the same state: the meta hash read (events' max length,
  * paused, concurrency), the id counter raised by the number of jobs, the stored jobs pushed in their order by
  * one LPUSH, the workers' marker set once. The options' JSON differs between jobs only by the job id and the
